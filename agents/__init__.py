@@ -1,0 +1,1 @@
+"""Viva: agents package."""

@@ -1,0 +1,449 @@
+"""The interview engine: agents over Redis-held state, one committed step at a time.
+
+Every step loads the versioned state, computes in code (and, if configured, with a model),
+then commits the new state together with the events it produces. A conflicting writer makes
+the step reload and try again, so two processes never overwrite each other. An answer is
+committed (acknowledged) before it is evaluated; ``recover`` finishes any acknowledged answer
+that a killed process left unevaluated.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import redis.asyncio as aioredis
+
+from agents import difficulty as difficulty_rules
+from agents.evaluate import EvaluateAgent
+from agents.feedback import FeedbackAgent
+from agents.knowledge import KnowledgeAgent
+from agents.orchestrator import Action, Decision, Limits, Orchestrator, transition
+from agents.question import Pick
+from agents.question_bank import QuestionBank, Topic
+from agents.resume import parse_resume
+from agents.state import InterviewState, Phase, PointScore, SessionConfig, Turn
+from agents.summary import Report, final_report, rolling_summary, should_roll
+from store.events import EventLog, now_ms
+from store.profiles import ProfileStore
+from store.session_state import SessionStateStore, VersionConflict
+
+CANONICAL_TOPICS = [t.value for t in Topic]
+ROLE_TOPICS = {
+    "backend": ["databases", "networking", "concurrency", "system_design", "python",
+                "data_structures", "algorithms", "operating_systems"],
+    "frontend": ["networking", "data_structures", "algorithms", "python", "system_design"],
+    "infra": ["operating_systems", "networking", "system_design", "concurrency"],
+    "sre": ["operating_systems", "networking", "system_design", "concurrency"],
+    "data": ["databases", "python", "algorithms", "data_structures"],
+}
+
+
+class InterviewError(Exception):
+    """A request the interview cannot take now; ``code`` is stable, ``message`` says why."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class CodingPort(Protocol):
+    """What the engine needs from the judge (wired by the server)."""
+
+    async def pick_problem(self, difficulty: str, exclude: list[str]) -> dict[str, Any] | None:
+        """A ``coding_task`` payload: problem_id, title, statement, templates, samples."""
+        ...
+
+
+@dataclass
+class StepResult:
+    events: list[dict[str, Any]] = field(default_factory=list)
+    spoken: list[str] = field(default_factory=list)  # what the interviewer says, in order
+    speak_turn_id: str | None = None
+
+
+def plan_topics(role: str, resume_topics: list[str], weak_topics: list[str]) -> list[str]:
+    role_l = role.lower()
+    base: list[str] = []
+    for key, topics in ROLE_TOPICS.items():
+        if key in role_l:
+            base = topics
+            break
+    base = base or CANONICAL_TOPICS
+    ordered: list[str] = []
+    for t in [*weak_topics, *resume_topics, *base, "projects", "behavioral"]:
+        if t not in ordered:
+            ordered.append(t)
+    return ordered
+
+
+class InterviewEngine:
+    def __init__(self, redis: aioredis.Redis, bank: QuestionBank, provider: Any, *,
+                 limits: Limits | None = None, coding: CodingPort | None = None,
+                 report_url: Callable[[str], str] = lambda sid: f"/sessions/{sid}/report"):
+        self.redis = redis
+        self.bank = bank
+        self.provider = provider
+        self.limits = limits or Limits()
+        self.coding = coding
+        self.report_url = report_url
+        self.states: SessionStateStore[InterviewState] = SessionStateStore(redis, InterviewState)
+        self.events = EventLog(redis)
+        self.profiles = ProfileStore(redis)
+        self.orchestrator = Orchestrator(bank, self.limits)
+        self.knowledge = KnowledgeAgent(bank)
+        self.evaluator = EvaluateAgent(provider)
+        self.feedback_agent = FeedbackAgent(provider)
+
+    # ---- lifecycle -------------------------------------------------------------------
+
+    async def create(self, config: SessionConfig) -> InterviewState:
+        session_id = secrets.token_hex(8)
+        resume = parse_resume(config.resume_text)
+        weak = await self.profiles.weak_points(config.candidate_id)
+        weak_keys = [m.key for m in weak]
+        weak_topics: list[str] = []
+        for key in weak_keys:
+            topic = (key.split(":", 1)[1] if key.startswith("topic:")
+                     else self._topic_of(key.split("/", 1)[0]))
+            if topic and topic not in weak_topics:
+                weak_topics.append(topic)
+        state = InterviewState(
+            session_id=session_id, config=config,
+            difficulty=difficulty_rules.from_self_ratings(config.self_ratings),
+            topic_plan=plan_topics(config.role, [t.value for t in resume.topics], weak_topics),
+            skills=resume.skills, weak_points=weak_keys, origin_ms=now_ms(),
+        )
+        await self.states.commit(session_id, state, 0, [self._state_event(state)])
+        await self.redis.sadd("viva:sessions", session_id)
+        return state
+
+    def _topic_of(self, question_id: str) -> str | None:
+        q = self.bank.questions.get(question_id)
+        return q.topic.value if q else None
+
+    async def load(self, session_id: str) -> InterviewState:
+        loaded = await self.states.load(session_id)
+        if loaded is None:
+            raise InterviewError("not_found", f"no session {session_id!r}")
+        return loaded.doc
+
+    async def _step(self, session_id: str,
+                    fn: Callable[[InterviewState], StepResult | None]) -> StepResult:
+        """Load, apply ``fn`` (pure on the state), commit with its events; retry on conflict."""
+        for _ in range(8):
+            loaded = await self.states.load(session_id)
+            if loaded is None:
+                raise InterviewError("not_found", f"no session {session_id!r}")
+            result = fn(loaded.doc)
+            if result is None:
+                return StepResult()
+            try:
+                _, recorded = await self.states.commit(session_id, loaded.doc, loaded.version,
+                                                       result.events)
+            except VersionConflict:
+                continue
+            result.events = recorded
+            return result
+        raise InterviewError("conflict", "the session is busy; retry")
+
+    def _t(self, state: InterviewState) -> int:
+        return max(0, now_ms() - state.origin_ms)
+
+    def _state_event(self, state: InterviewState) -> dict[str, Any]:
+        return {"type": "state", "phase": state.phase.value,
+                "difficulty": state.difficulty.value,
+                "questions_asked": state.main_questions_asked,
+                "answered": len(state.answered), "max_questions": state.config.max_questions}
+
+    def _ask(self, state: InterviewState, pick: Pick, result: StepResult) -> None:
+        turn = Turn(turn_id=secrets.token_hex(6), question_id=pick.question.id,
+                    followup_id=pick.followup.id if pick.followup else None,
+                    phase=pick.phase, text=pick.text, topic=pick.question.topic.value,
+                    difficulty=pick.question.difficulty, asked_t_ms=self._t(state))
+        if pick.phase != state.phase:
+            transition(state, pick.phase)
+        state.turns.append(turn)
+        state.current_turn_id = turn.turn_id
+        if pick.followup is None:
+            state.followup_depth = 0
+            state.series_topic = turn.topic
+            state.asked_question_ids.append(pick.question.id)
+        else:
+            state.followup_depth += 1
+        result.events.append({"type": "question", "text": turn.text,
+                              "question_id": pick.followup.id if pick.followup else
+                              pick.question.id, "phase": turn.phase.value,
+                              "turn_id": turn.turn_id})
+        result.spoken.append(turn.text)
+        result.speak_turn_id = turn.turn_id
+
+    async def start(self, session_id: str) -> StepResult:
+        """Ask the first question. Idempotent: a started session is left as it is."""
+        coding_task = None
+        state = await self.load(session_id)
+        if state.phase == Phase.init and "concepts" not in state.config.rounds:
+            coding_task = await self._pick_coding(state)
+
+        def fn(state: InterviewState) -> StepResult | None:
+            if state.phase != Phase.init:
+                return None
+            state.started_at = time.time()
+            result = StepResult()
+            decision = self.orchestrator.first(state)
+            self._apply(state, decision, result, coding_task)
+            return result
+
+        return await self._step(session_id, fn)
+
+    async def _pick_coding(self, state: InterviewState) -> dict[str, Any] | None:
+        if self.coding is None or "coding" not in state.config.rounds:
+            return None
+        return await self.coding.pick_problem(state.difficulty.value, [])
+
+    def _apply(self, state: InterviewState, decision: Decision, result: StepResult,
+               coding_task: dict[str, Any] | None) -> None:
+        if decision.action == Action.ask and decision.pick is not None:
+            self._ask(state, decision.pick, result)
+        elif decision.action == Action.coding and coding_task is not None:
+            transition(state, Phase.coding)
+            state.coding_problem_id = str(coding_task["problem_id"])
+            text = (f"Let's move to some code. The problem is {coding_task['title']}. "
+                    "Read the statement, run the samples when you are ready, then submit. "
+                    "Talk me through your approach as you go.")
+            turn = Turn(turn_id=secrets.token_hex(6), question_id=state.coding_problem_id,
+                        phase=Phase.coding, text=text, topic="coding",
+                        difficulty=state.difficulty, asked_t_ms=self._t(state))
+            state.turns.append(turn)
+            state.current_turn_id = turn.turn_id
+            result.events.append({"type": "coding_task", **coding_task})
+            result.events.append({"type": "question", "text": text,
+                                  "question_id": state.coding_problem_id, "phase": "coding",
+                                  "turn_id": turn.turn_id})
+            result.spoken.append(text)
+            result.speak_turn_id = turn.turn_id
+        else:
+            self._finish(state, result, decision.reason or "interview complete")
+        result.events.append(self._state_event(state))
+
+    def _finish(self, state: InterviewState, result: StepResult, reason: str) -> None:
+        if state.phase == Phase.ended:
+            return
+        if state.phase != Phase.final_feedback:
+            state.phase = Phase.final_feedback  # every live phase may end the interview
+        report = final_report(state, self._coding_summary(state))
+        text = self._closing_words(report)
+        result.events.append({"type": "feedback", "kind": "comment", "text": text,
+                              "final": True})
+        result.spoken.append(text)
+        transition(state, Phase.ended)
+        state.ended_reason = reason
+        state.current_turn_id = None
+        result.events.append({"type": "session_end",
+                              "report_url": self.report_url(state.session_id)})
+
+    def _closing_words(self, report: Report) -> str:
+        parts = ["That is the end of our interview. Thank you."]
+        if report.overall_score is not None:
+            parts.append(f"Overall you scored {round(report.overall_score * 100)} out of 100.")
+        if report.strengths:
+            parts.append("You were strongest in " + ", ".join(
+                s.replace("_", " ") for s in report.strengths[:2]) + ".")
+        weak_topics = sorted({t for t, s in report.ability.items() if s < 0.6})
+        if weak_topics:
+            parts.append("Next time, work on " + ", ".join(
+                t.replace("_", " ") for t in weak_topics[:2]) + ".")
+        parts.append("Your full report is ready.")
+        return " ".join(parts)
+
+    def _coding_summary(self, state: InterviewState) -> dict[str, Any] | None:
+        if not state.coding_problem_id:
+            return None
+        submits = [a for a in state.coding_attempts if a.get("kind") == "submit"]
+        last = submits[-1] if submits else None
+        return {"problem_id": state.coding_problem_id, "attempts": len(state.coding_attempts),
+                "submissions": state.coding_attempts, "final_verdict":
+                last.get("verdict") if last else None,
+                "score": (float(str(last["passed"])) / max(1.0, float(str(last["total"]))))
+                if last else None}
+
+    # ---- answers ---------------------------------------------------------------------
+
+    async def accept_answer(self, session_id: str, text: str, *,
+                            emit_transcript: bool = True) -> StepResult:
+        """Acknowledge an answer: commit it on the current turn (and its transcript event)."""
+        text = text.strip()
+        if not text:
+            raise InterviewError("empty_answer", "the answer is empty; say or type something")
+
+        def fn(state: InterviewState) -> StepResult | None:
+            if state.phase in (Phase.init,):
+                raise InterviewError("not_started", "send {\"type\": \"start\"} first")
+            if state.phase in (Phase.final_feedback, Phase.ended):
+                raise InterviewError("ended", "the interview has ended")
+            turn = state.current_turn
+            if turn is None:
+                raise InterviewError("no_question", "there is no open question")
+            if turn.answer is not None and turn.phase != Phase.coding:
+                raise InterviewError("already_answered",
+                                     "this question already has an answer; wait for the next")
+            turn.answer = text if turn.answer is None else f"{turn.answer}\n{text}"
+            turn.answered_t_ms = self._t(state)
+            events = ([{"type": "transcript_final", "text": text, "turn_id": turn.turn_id}]
+                      if emit_transcript else [])
+            return StepResult(events=events)
+
+        return await self._step(session_id, fn)
+
+    async def answer(self, session_id: str, text: str, *,
+                     emit_transcript: bool = True) -> StepResult:
+        """Accept and then evaluate an answer; returns all events and what to say."""
+        accepted = await self.accept_answer(session_id, text, emit_transcript=emit_transcript)
+        evaluated = await self.evaluate_pending(session_id)
+        return StepResult(accepted.events + evaluated.events, evaluated.spoken,
+                          evaluated.speak_turn_id)
+
+    async def recover(self, session_id: str) -> StepResult:
+        """Finish an acknowledged answer a killed process left unevaluated (idempotent)."""
+        return await self.evaluate_pending(session_id)
+
+    async def evaluate_pending(self, session_id: str) -> StepResult:
+        state = await self.load(session_id)
+        turn = state.current_turn
+        if turn is None or turn.answer is None or turn.score is not None:
+            return StepResult()
+        if turn.phase == Phase.coding:
+            return await self._coding_talk(session_id, turn.turn_id)
+        question = self.bank.get(turn.question_id)
+        knowledge = self.knowledge.for_question(question, turn.followup_id)
+        evaluation = await self.evaluator.evaluate(turn.text, turn.answer, knowledge)
+        fb, reviews = await self.feedback_agent.feedback(question, evaluation)
+        coding_task = None
+        if "coding" in state.config.rounds:
+            coding_task = await self._pick_coding(state)
+        turn_id = turn.turn_id
+        profile_scores: dict[str, float] = {}
+
+        def fn(state: InterviewState) -> StepResult | None:
+            cur = state.current_turn
+            if cur is None or cur.turn_id != turn_id or cur.score is not None:
+                return None  # someone else finished this turn
+            cur.score = evaluation.score
+            cur.points = [PointScore.model_validate(p) for p in evaluation.points]
+            cur.feedback_kind, cur.feedback_text = fb.kind, fb.text
+            if evaluation.voters_disagree:
+                cur.reviewer_flags.append("rubric and model scores disagree")
+            if any(not r.accepted for r in reviews):
+                cur.reviewer_flags.append("feedback failed review at least once")
+            result = StepResult()
+            result.events.append({"type": "feedback", "kind": fb.kind, "text": fb.text,
+                                  "turn_id": cur.turn_id, "score": evaluation.score})
+            result.spoken.append(fb.text)
+            self.orchestrator.record_score(state, evaluation.score)
+            if should_roll(state):
+                state.summaries.append(rolling_summary(state))
+            decision = self.orchestrator.decide_next(state)
+            self._apply(state, decision, result, coding_task)
+            profile_scores.clear()
+            profile_scores.update({f"{cur.question_id}/{p.point_id}": p.coverage
+                                   for p in cur.points})
+            profile_scores[f"topic:{cur.topic}"] = evaluation.score
+            return result
+
+        result = await self._step(session_id, fn)
+        if result.events:
+            await self.profiles.record(state.config.candidate_id, session_id, profile_scores)
+        return result
+
+    async def _coding_talk(self, session_id: str, turn_id: str) -> StepResult:
+        """Talk during the coding round is recorded, not graded: the code is judged."""
+
+        def fn(state: InterviewState) -> StepResult | None:
+            cur = state.current_turn
+            if cur is None or cur.turn_id != turn_id:
+                return None
+            text = "Noted. Keep going; run the samples or submit when you are ready."
+            return StepResult(events=[{"type": "feedback", "kind": "comment", "text": text,
+                                       "turn_id": turn_id}], spoken=[text])
+
+        return await self._step(session_id, fn)
+
+    # ---- coding round -----------------------------------------------------------------
+
+    async def on_judge_result(self, session_id: str, result: dict[str, Any]) -> StepResult:
+        """Speak about a finished submission, once per submission (evidence first)."""
+        sub_id = str(result.get("submission_id"))
+
+        def fn(state: InterviewState) -> StepResult | None:
+            if state.phase != Phase.coding:
+                return None
+            if any(a.get("submission_id") == sub_id for a in state.coding_attempts):
+                return None
+            kind = str(result.get("kind", "submit"))
+            state.coding_attempts.append({
+                "submission_id": sub_id, "kind": kind, "verdict": result.get("verdict"),
+                "passed": result.get("passed", 0), "total": result.get("total", 0),
+                "t_ms": self._t(state)})
+            fb_kind, text = coding_feedback(result, kind)
+            out = StepResult(events=[{"type": "feedback", "kind": fb_kind, "text": text,
+                                      "submission_id": sub_id}], spoken=[text])
+            return out
+
+        return await self._step(session_id, fn)
+
+    async def end(self, session_id: str, reason: str = "ended by the candidate") -> StepResult:
+        def fn(state: InterviewState) -> StepResult | None:
+            if state.phase == Phase.ended:
+                return None
+            result = StepResult()
+            self._finish(state, result, reason)
+            result.events.append(self._state_event(state))
+            return result
+
+        return await self._step(session_id, fn)
+
+    async def report(self, session_id: str) -> Report:
+        state = await self.load(session_id)
+        review = await self.redis.hgetall(f"viva:session:{session_id}:review")
+        return final_report(state, self._coding_summary(state), review or None)
+
+
+def coding_feedback(result: dict[str, Any], kind: str) -> tuple[str, str]:
+    """Evidence → suggestion → judgement about a judge result, from its public view."""
+    verdict = result.get("verdict")
+    passed, total = result.get("passed", 0), result.get("total", 0)
+    label = "samples" if kind == "run" else "tests"
+    if verdict == "AC":
+        if kind == "run":
+            return "comment", (f"All {total} samples pass. Submit when you are confident, "
+                               "and tell me the time complexity of your approach.")
+        return "comment", (f"All {total} tests pass, including the hidden and performance "
+                           "ones. What is the time and space complexity of your solution?")
+    if verdict == "CE":
+        log = str((result.get("compile") or {}).get("log", "")).strip().splitlines()
+        first = log[0][:160] if log else "a compile error"
+        return "correction", (f"The code does not compile: {first}. Fix that line first. "
+                              "It cannot be tested until it builds.")
+    failing = next((c for c in result.get("cases", []) if c.get("verdict") != "AC"), None)
+    where = ""
+    if failing is not None:
+        if failing.get("kind") == "sample" and "expected" in failing:
+            where = (f" On sample {failing.get('id')}, the expected output was "
+                     f"{str(failing.get('expected')).strip()[:60]!r} but yours was "
+                     f"{str(failing.get('actual', '')).strip()[:60]!r}.")
+        else:
+            where = f" A {failing.get('kind', 'hidden')} test failed with {failing.get('verdict')}."
+    advice = {
+        "WA": "Check the edge cases: empty input, duplicates, negative numbers, bounds.",
+        "TLE": "It ran out of time: think about a lower time complexity.",
+        "MLE": "It used too much memory: look at what you store.",
+        "RE": "It crashed: look for index errors or bad input parsing.",
+        "OLE": "It printed far too much output.",
+        "IE": "The judge had an internal problem; please run it again.",
+    }.get(str(verdict), "Look at the failing case.")
+    kind_out = "guidance" if passed and passed >= total / 2 else "correction"
+    return kind_out, (f"{passed} of {total} {label} pass.{where} {advice} "
+                      "Not there yet, but keep going.")

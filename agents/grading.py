@@ -1,0 +1,241 @@
+"""Rubric grading: score an answer by which assessment points it shows, in code.
+
+No model is involved. An answer is normalised (spoken complexity forms, light stemming), then
+each concept of each point is searched for by its phrases; a phrase under a nearby negation
+("not", "doesn't"...) does not count. A point's coverage is the share of its needed concepts
+found; a misconception found for a point cuts that point's credit. The result keeps, for every
+point, the answer words that showed it — the evidence a report cites.
+
+``derive_points`` builds assessment points from a reference answer alone (for ``viva grade``
+and for follow-up questions without authored points).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from agents.question_bank import AssessmentPoint, Concept, Misconception
+
+_SPOKEN_COMPLEXITY = [
+    (r"\bbig[\s-]*o\s+(?:of\s+)?", "o("),
+    (r"\bo\s+of\s+", "o("),
+]
+_COMPLEXITY_WORDS = {
+    "one": "1", "1": "1", "constant": "1", "n": "n", "log n": "log n", "logn": "log n",
+    "n log n": "n log n", "nlogn": "n log n", "n squared": "n^2", "n^2": "n^2",
+    "n 2": "n^2", "n cubed": "n^3", "2 to the n": "2^n", "two to the n": "2^n",
+    "log of n": "log n", "n log of n": "n log n",
+}
+_WORD = re.compile(r"o\([^)]*\)|[a-z0-9]+(?:[+#]+)?")
+_NEGATORS = {
+    "not", "no", "never", "dont", "doesnt", "isnt", "arent", "cant", "cannot", "wont",
+    "without", "neither", "nor", "didnt", "wasnt", "werent", "shouldnt", "lack", "lacks",
+    "instead",
+}
+_STOP = {
+    "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "is", "are", "be", "it",
+    "its", "that", "this", "with", "as", "by", "at", "from", "which", "when", "so", "you",
+    "your", "can", "will", "then", "than", "into", "each", "their", "they", "them", "there",
+    "has", "have", "was", "were", "but", "if", "what", "how", "also", "more", "one", "two",
+    "only", "about", "some", "any", "all", "other", "such", "like", "just", "we", "our",
+    "i", "my", "me", "do", "does", "did", "been", "being", "because", "would", "should",
+    "could", "may", "might", "must", "these", "those", "very", "much", "many", "most",
+    "use", "used", "uses", "using", "usually", "often", "both", "same", "way", "thing",
+}
+_DONT_KNOW = re.compile(
+    r"\b(i\s+(?:do\s*n[o']?t|dont)\s+know|no\s+idea|not\s+sure|never\s+heard|pass)\b")
+
+
+def _normalise_complexity(text: str) -> str:
+    for pattern, repl in _SPOKEN_COMPLEXITY:
+        text = re.sub(pattern + r"((?:n log of n|n log n|nlogn|log of n|log n|logn|n squared|"
+                      r"n cubed|two to the n|2 to the n|one|constant|n\^2|n 2|1|n))\b",
+                      lambda m, r=repl: r + _COMPLEXITY_WORDS[m.group(1)] + ")", text)
+    # "o(n)" written with spaces: "o( n )" → "o(n)"
+    return re.sub(r"o\(\s*([^)]*?)\s*\)", lambda m: "o(" + m.group(1) + ")", text)
+
+
+def stem(word: str) -> str:
+    """A deliberately small stemmer: enough to match 'collides'/'collision'/'colliding'."""
+    if word.startswith("o(") or len(word) <= 3:
+        return word
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "ied", "sion", "tion", "ness",
+                   "ment", "ers", "er", "ed", "es", "ly", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                base += "y"
+            return base
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    text = text.lower().replace("'", "").replace("’", "")
+    text = _normalise_complexity(text)
+    return _WORD.findall(text)
+
+
+@dataclass(frozen=True)
+class PreparedAnswer:
+    words: list[str]
+    stems: list[str]
+
+    @classmethod
+    def of(cls, text: str) -> PreparedAnswer:
+        words = tokens(text)
+        return cls(words, [stem(w) for w in words])
+
+
+def _phrase_stems(phrase: str) -> list[str]:
+    return [stem(w) for w in tokens(phrase)]
+
+
+def _negated(stems: list[str], start: int) -> bool:
+    window = stems[max(0, start - 3): start]
+    return any(w in _NEGATORS for w in window)
+
+
+def find_phrase(answer: PreparedAnswer, phrase: str) -> tuple[int, int] | None:
+    """Span (start, end) of the first un-negated occurrence of ``phrase``, else None.
+
+    Contiguous match on stems first; for multi-word phrases, all content words within a
+    window of twice the phrase length also count (people say "the key gets hashed")."""
+    target = _phrase_stems(phrase)
+    if not target:
+        return None
+    n = len(target)
+    s = answer.stems
+    for i in range(len(s) - n + 1):
+        if s[i: i + n] == target and not _negated(s, i):
+            return (i, i + n)
+    content = [t for t in target if t not in _STOP]
+    if len(target) >= 2 and len(content) >= 2:
+        width = 2 * n + 1
+        for i, w in enumerate(s):
+            if w == content[0] and not _negated(s, i):
+                window = s[i: i + width]
+                if all(c in window for c in content[1:]):
+                    return (i, min(len(s), i + width))
+    return None
+
+
+@dataclass
+class PointResult:
+    point_id: str
+    text: str
+    weight: float
+    coverage: float
+    concepts_found: list[str] = field(default_factory=list)
+    concepts_missing: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)  # answer excerpts that showed it
+    misconceptions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Grade:
+    score: float
+    points: list[PointResult]
+    misconceptions: list[str]
+    reason: str = ""
+
+    @property
+    def missing_points(self) -> list[PointResult]:
+        return [p for p in self.points if p.coverage < 0.5]
+
+
+def _excerpt(answer: PreparedAnswer, span: tuple[int, int], pad: int = 4) -> str:
+    a, b = span
+    return " ".join(answer.words[max(0, a - pad): b + pad])
+
+
+def _concept_span(answer: PreparedAnswer, concept: Concept) -> tuple[int, int] | None:
+    for phrase in concept.phrases:
+        span = find_phrase(answer, phrase)
+        if span is not None:
+            return span
+    return None
+
+
+MISCONCEPTION_POINT_FACTOR = 0.25
+MISCONCEPTION_ANSWER_FACTOR = 0.6
+
+
+def grade(answer_text: str, points: list[AssessmentPoint],
+          misconceptions: list[Misconception] | None = None) -> Grade:
+    """Weighted coverage of ``points`` by ``answer_text``, in 0..1."""
+    answer = PreparedAnswer.of(answer_text)
+    content_words = [w for w in answer.words if w not in _STOP]
+    if not content_words:
+        return Grade(0.0, [PointResult(p.id, p.text, p.weight, 0.0, [],
+                                       [c.name for c in p.concepts]) for p in points],
+                     [], "empty answer")
+    found_misc: dict[str | None, list[str]] = {}
+    for m in misconceptions or []:
+        for phrase in m.phrases:
+            if find_phrase(answer, phrase) is not None:
+                found_misc.setdefault(m.point, []).append(m.text)
+                break
+    results: list[PointResult] = []
+    total_weight = sum(p.weight for p in points) or 1.0
+    score = 0.0
+    for p in points:
+        found, missing, evidence = [], [], []
+        for c in p.concepts:
+            span = _concept_span(answer, c)
+            if span is None:
+                missing.append(c.name)
+            else:
+                found.append(c.name)
+                evidence.append(_excerpt(answer, span))
+        coverage = min(1.0, len(found) / p.needed)
+        misc = found_misc.get(p.id, [])
+        if misc:
+            coverage *= MISCONCEPTION_POINT_FACTOR
+        results.append(PointResult(p.id, p.text, p.weight, round(coverage, 3), found, missing,
+                                   evidence, misc))
+        score += p.weight / total_weight * coverage
+    whole = found_misc.get(None, [])
+    if whole:
+        score *= MISCONCEPTION_ANSWER_FACTOR
+    reason = ""
+    if _DONT_KNOW.search(answer_text.lower()) and len(content_words) < 12:
+        score, reason = min(score, 0.1), "candidate said they do not know"
+    elif len(content_words) < 4:
+        score, reason = min(score, 0.3), "very short answer"
+    all_misc = [m for ms in found_misc.values() for m in ms]
+    return Grade(round(max(0.0, min(1.0, score)), 3), results, all_misc, reason)
+
+
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
+
+
+def _content_keywords(text: str) -> list[str]:
+    seen: dict[str, str] = {}
+    for w in tokens(text):
+        if w in _STOP or len(w) < 3 and not w.startswith("o("):
+            continue
+        seen.setdefault(stem(w), w)
+    return list(seen.values())
+
+
+def derive_points(reference_answer: str, max_points: int = 6) -> list[AssessmentPoint]:
+    """Assessment points from a reference answer alone: one per sentence (the longest
+    ``max_points``), each needing about half of its content keywords."""
+    sentences = [s.strip() for s in _SENTENCE.split(reference_answer) if s.strip()]
+    scored = [(s, _content_keywords(s)) for s in sentences]
+    scored = [(s, kw) for s, kw in scored if kw]
+    if not scored:
+        kw = _content_keywords(reference_answer) or tokens(reference_answer)[:3] or ["answer"]
+        scored = [(reference_answer, kw)]
+    scored = sorted(scored, key=lambda x: -len(x[1]))[:max_points]
+    total = sum(math.sqrt(len(kw)) for _, kw in scored)
+    points: list[AssessmentPoint] = []
+    for i, (sentence, kws) in enumerate(scored):
+        concepts = [Concept(name=k, phrases=[k]) for k in kws[:12]]
+        needed = max(1, min(len(concepts), math.ceil(len(concepts) * 0.4)))
+        points.append(AssessmentPoint(
+            id=f"p{i + 1}", text=sentence[:300], weight=math.sqrt(len(kws)) / total,
+            concepts=concepts, required=needed))
+    return points

@@ -1,0 +1,51 @@
+"""Typed messages agents exchange (and the schemas model providers must fill)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+FeedbackKind = Literal["correction", "guidance", "comment"]
+
+
+class Evaluation(BaseModel):
+    score: float = Field(ge=0, le=1)
+    has_standard_answer: bool
+    points: list[dict[str, object]] = []  # PointScore dicts
+    misconceptions: list[str] = []
+    reason: str = ""
+    model_score: float | None = None  # what a model voter said, when a model is configured
+    voters_disagree: bool = False
+
+
+class Feedback(BaseModel):
+    kind: FeedbackKind
+    text: str
+    evidence: str
+    suggestion: str
+    judgement: str
+    source: Literal["bank", "model"] = "bank"
+
+
+class ModelPointJudgement(BaseModel):
+    """What a model is asked to return when it grades an answer."""
+
+    point_id: str
+    covered: float = Field(ge=0, le=1)
+    quote: str = ""  # the candidate's words that show it; must appear in the answer
+
+
+class ModelEvaluation(BaseModel):
+    points: list[ModelPointJudgement]
+
+
+class ModelFeedback(BaseModel):
+    evidence: str
+    suggestion: str
+    judgement: str
+
+
+class ModelVote(BaseModel):
+    ok: bool
+    reason: str = ""

@@ -1,0 +1,1 @@
+"""Language providers behind one interface: rubric (default, no model), openai, local."""

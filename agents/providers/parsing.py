@@ -1,0 +1,75 @@
+"""Layered parsing of model output into a schema: fenced block → JSON → repair → fallback.
+
+Small models wrap JSON in prose, use single quotes, leave trailing commas or stop early. Each
+layer tries a cheaper fix before the next; the result is always validated by pydantic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+T = TypeVar("T", bound=BaseModel)
+
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+
+
+class ParseFailure(Exception):
+    def __init__(self, message: str, raw: str):
+        super().__init__(message)
+        self.raw = raw
+
+
+def _candidates(raw: str) -> list[str]:
+    out = [m.group(1).strip() for m in _FENCE.finditer(raw)]
+    start = raw.find("{")
+    if start != -1:
+        end = raw.rfind("}")
+        out.append(raw[start: end + 1] if end > start else raw[start:])
+    out.append(raw.strip())
+    return out
+
+
+def _repair(text: str) -> str:
+    text = re.sub(r",\s*([}\]])", r"\1", text)  # trailing commas
+    if "'" in text and '"' not in text:
+        text = text.replace("'", '"')
+    opens = text.count("{") - text.count("}")
+    brackets = text.count("[") - text.count("]")
+    if text.count('"') % 2 == 1:
+        text += '"'
+    text += "]" * max(0, brackets) + "}" * max(0, opens)
+    return text
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return json.loads(_repair(text))
+
+
+def parse_model_output(raw: str, schema: type[T]) -> T:
+    """Parse ``raw`` into ``schema`` or raise :class:`ParseFailure` with every reason."""
+    reasons: list[str] = []
+    for candidate in _candidates(raw):
+        try:
+            data = _loads(candidate)
+        except json.JSONDecodeError as exc:
+            reasons.append(f"json: {exc.msg}")
+            continue
+        try:
+            return schema.model_validate(data)
+        except ValidationError as exc:
+            reasons.append(f"schema: {exc.errors()[0].get('msg')}")
+            # Schema repair: a model that wrapped the object ({"result": {...}}).
+            if isinstance(data, dict) and len(data) == 1:
+                inner = next(iter(data.values()))
+                try:
+                    return schema.model_validate(inner)
+                except ValidationError:
+                    pass
+    raise ParseFailure("; ".join(reasons) or "empty output", raw)

@@ -1,0 +1,114 @@
+"""The interview state: one pydantic document per session, held in Redis (versioned).
+
+Agents read small slices of it; the orchestrator decides transitions in code. Full history
+stays here (and in the event stream), never in a prompt.
+"""
+
+from __future__ import annotations
+
+import time
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from agents.question_bank import Difficulty
+
+
+class Phase(StrEnum):
+    init = "init"
+    warmup = "warmup"
+    initial = "initial"
+    followup = "followup"
+    coding = "coding"
+    final_feedback = "final_feedback"
+    ended = "ended"
+
+
+class SelfRatings(BaseModel):
+    algorithms: int = Field(ge=1, le=5)
+    engineering: int = Field(ge=1, le=5)
+    projects: int = Field(ge=1, le=5)
+
+    @property
+    def total(self) -> int:
+        return self.algorithms + self.engineering + self.projects
+
+
+class SessionConfig(BaseModel):
+    candidate_id: str
+    role: str
+    mode: Literal["voice", "text"]
+    self_ratings: SelfRatings
+    resume_text: str | None = None
+    rounds: list[Literal["concepts", "coding"]] = ["concepts"]
+    max_questions: int = 8
+
+
+class PointScore(BaseModel):
+    point_id: str
+    text: str
+    weight: float
+    coverage: float
+    evidence: list[str] = []  # excerpts of the candidate's words
+    misconceptions: list[str] = []
+
+
+class Turn(BaseModel):
+    """One question and the candidate's answer to it, with its evaluation."""
+
+    turn_id: str
+    question_id: str  # bank question id (follow-ups: the parent's id)
+    followup_id: str | None = None
+    phase: Phase
+    text: str  # what the interviewer asked
+    topic: str
+    difficulty: Difficulty
+    asked_t_ms: int
+    answer: str | None = None
+    answered_t_ms: int | None = None
+    answer_seq: int | None = None  # seq of the transcript_final event that carries it
+    score: float | None = None
+    points: list[PointScore] = []
+    feedback_kind: str | None = None
+    feedback_text: str | None = None
+    reviewer_flags: list[str] = []
+
+
+class InterviewState(BaseModel):
+    session_id: str
+    config: SessionConfig
+    phase: Phase = Phase.init
+    created_at: float = Field(default_factory=time.time)
+    started_at: float | None = None
+    difficulty: Difficulty = Difficulty.medium
+    topic_plan: list[str] = []  # topics in preferred order (resume + weak points steer it)
+    skills: list[str] = []  # from the resume
+    weak_points: list[str] = []  # carried in from earlier sessions: "<qid>/<point>" keys
+    turns: list[Turn] = []
+    current_turn_id: str | None = None
+    followup_depth: int = 0
+    series_topic: str | None = None
+    low_streak: int = 0
+    asked_question_ids: list[str] = []
+    summaries: list[str] = []  # rolling summary every 5 rounds
+    ability: dict[str, float] = {}  # topic -> smoothed score in this session
+    coding_problem_id: str | None = None
+    coding_attempts: list[dict[str, object]] = []  # {submission_id, kind, verdict, passed, total}
+    origin_ms: int = 0  # wall-clock ms of the session's first event: t_ms = now - origin
+    ended_reason: str | None = None
+
+    @property
+    def current_turn(self) -> Turn | None:
+        for t in reversed(self.turns):
+            if t.turn_id == self.current_turn_id:
+                return t
+        return None
+
+    @property
+    def answered(self) -> list[Turn]:
+        return [t for t in self.turns if t.score is not None]
+
+    @property
+    def main_questions_asked(self) -> int:
+        return sum(1 for t in self.turns if t.followup_id is None and t.phase != Phase.coding)

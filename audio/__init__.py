@@ -1,0 +1,1 @@
+"""Viva: audio package."""

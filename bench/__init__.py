@@ -1,0 +1,1 @@
+"""Viva: bench package."""

@@ -1,0 +1,21 @@
+from judge.languages.base import Executor
+
+# The JVM sizes itself from host RAM and CPUs unless told: pin heap, GC and processor count.
+EXECUTOR = Executor(
+    name="java",
+    source_name="Main.java",
+    compile=("/usr/bin/javac", "-J-Xmx512m", "-J-XX:+UseSerialGC", "-J-XX:ActiveProcessorCount=1",
+             "-J-XX:TieredStopAtLevel=1", "-encoding", "UTF-8", "Main.java"),
+    run=("/usr/bin/java", "-Xmx{memory_mb}m", "-Xss64m", "-XX:+UseSerialGC",
+         "-XX:ActiveProcessorCount=1", "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=32m",
+         "-Xshare:auto", "-cp", ".", "Main"),
+    time_factor=2.0,
+    memory_extra_mb=160,
+    pids=128,
+    host_paths=("/etc/java-17-openjdk",),
+    error_line=r"Main\.java:(?P<line>\d+): error",
+    self_test='import java.util.*;\npublic class Main{public static void main(String[] a){'
+              'Scanner s=new Scanner(System.in);int x=s.nextInt(),y=s.nextInt();'
+              'System.out.println("hello "+(x+y));}}\n',
+    tools=("/usr/bin/javac", "/usr/bin/java"),
+)

@@ -1,0 +1,1 @@
+"""Viva: server package."""

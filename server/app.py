@@ -1,0 +1,125 @@
+"""The FastAPI application: lifespan wiring, routers, error envelope, health."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import redis.asyncio as aioredis
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from agents.engine import InterviewEngine
+from agents.orchestrator import Limits
+from agents.providers.factory import make_provider
+from agents.question_bank import load_question_bank
+from server.errors import install_error_handlers
+from server.settings import Settings, get_settings
+from server.voice_loader import VoiceLoader
+
+log = logging.getLogger("viva")
+
+
+class JudgeCoding:
+    """Adapts the judge service to the engine's ``CodingPort``."""
+
+    def __init__(self, judge: Any):
+        self.judge = judge
+
+    async def pick_problem(self, difficulty: str, exclude: list[str]) -> dict[str, Any] | None:
+        task: dict[str, Any] | None = await self.judge.pick_problem(difficulty, exclude)
+        return task
+
+
+async def _start_judge(app: FastAPI, settings: Settings, redis: aioredis.Redis) -> Any:
+    try:
+        from judge.service import JudgeService
+    except ImportError as exc:  # the judge package is optional for text-only deployments
+        log.warning("judge unavailable: %s", exc)
+        return None
+    judge = await JudgeService.create(settings=settings, redis=redis,
+                                      start_worker=settings.judge_in_process_worker)
+    return judge
+
+
+def create_app(settings: Settings | None = None, *, preload_voice: bool = False) -> FastAPI:
+    settings = settings or get_settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True,
+                                        health_check_interval=10)
+        bank = load_question_bank(settings.bank_dir)
+        provider = make_provider(settings.llm_provider,
+                                 openai_base_url=settings.openai_base_url,
+                                 openai_api_key=settings.openai_api_key,
+                                 openai_model=settings.openai_model,
+                                 local_model_path=settings.local_model_path)
+        judge = await _start_judge(app, settings, redis)
+        engine = InterviewEngine(
+            redis, bank, provider,
+            limits=Limits(max_followup_depth=settings.max_followup_depth,
+                          low_score_threshold=settings.low_score_threshold,
+                          low_score_streak=settings.low_score_streak,
+                          session_seconds=settings.session_minutes * 60),
+            coding=JudgeCoding(judge) if judge is not None else None)
+        voice_loader = VoiceLoader(settings)
+        app.state.settings = settings
+        app.state.redis = redis
+        app.state.bank = bank
+        app.state.provider = provider
+        app.state.engine = engine
+        app.state.judge = judge
+        app.state.voice_loader = voice_loader
+        if preload_voice:
+            voice_loader.start()
+        try:
+            yield
+        finally:
+            await voice_loader.aclose()
+            if judge is not None:
+                await judge.aclose()
+            await provider.aclose()
+            await redis.aclose()
+
+    app = FastAPI(title="Viva", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+    install_error_handlers(app)
+
+    from server.routes import sessions
+    from server.ws import router as ws_router
+
+    app.include_router(sessions.router)
+    app.include_router(ws_router)
+    for name in ("judge_routes", "pages"):
+        # Routers of optional parts: included when the module exists; its errors surface.
+        if importlib.util.find_spec(f"server.routes.{name}") is not None:
+            module = importlib.import_module(f"server.routes.{name}")
+            app.include_router(module.router)
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> JSONResponse:
+        state = request.app.state
+        body: dict[str, Any] = {"status": "ok"}
+        try:
+            await state.redis.ping()
+            body["redis"] = "ok"
+        except Exception as exc:
+            body["redis"] = f"down: {exc}"
+            body["status"] = "degraded"
+        judge = getattr(state, "judge", None)
+        body["judge_backend"] = judge.backend_name if judge is not None else "none"
+        voice = state.voice_loader.status()
+        body["stt"], body["tts"] = voice.get("stt", "unknown"), voice.get("tts", "unknown")
+        body["llm"] = state.provider.status()
+        body["questions"] = len(state.bank)
+        if body["judge_backend"] == "none":
+            body["status"] = "degraded"
+        return JSONResponse(body, status_code=200 if body["redis"] == "ok" else 503)
+
+    return app

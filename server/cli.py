@@ -1,0 +1,119 @@
+"""The ``viva`` command."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import os
+import sys
+from pathlib import Path
+
+BENCHES = ("voice", "stt", "judge", "load", "grading")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from server.settings import get_settings
+
+    settings = get_settings()
+    host = args.host or settings.host
+    port = args.port or settings.port
+    workers = args.workers or settings.workers
+    uvicorn.run("server.main:app", host=host, port=port, workers=workers,
+                ws_max_size=1 << 20, log_level=os.environ.get("VIVA_LOG_LEVEL", "info"))
+    return 0
+
+
+def _bank_validate(args: argparse.Namespace) -> int:
+    from agents.question_bank import BankError, load_question_bank
+    from server.settings import get_settings
+
+    bank_dir = Path(args.path) if args.path else get_settings().bank_dir
+    errors: list[str] = []
+    try:
+        bank = load_question_bank(bank_dir)
+        print(f"questions: {len(bank)} over {len(bank.topics)} topics")
+    except BankError as exc:
+        errors.append(str(exc))
+    try:
+        from judge.problems import validate_problem_files
+    except ImportError:
+        validate_problem_files = None
+    if validate_problem_files is not None:
+        problem_errors = validate_problem_files(bank_dir)
+        errors.extend(problem_errors)
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    if not errors:
+        print("bank ok")
+    return 1 if errors else 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from server.offline import report_command
+
+    return asyncio.run(report_command(args.session_id, args.format))
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from agents.batch_grading import grade_batch_file
+
+    return asyncio.run(grade_batch_file(Path(args.batch)))
+
+
+def _bench(rest: list[str]) -> int:
+    if not rest or rest[0] not in BENCHES:
+        print(f"usage: viva bench {{{','.join(BENCHES)}}} [--json]", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"bench.{rest[0]}")
+    code: int = module.main(rest[1:])
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    # Subcommands owned by other packages take their own arguments.
+    if argv[:1] == ["bench"]:
+        return _bench(argv[1:])
+    if argv[:1] == ["judge"]:
+        from judge.cli import main as judge_main
+
+        return int(judge_main(argv[1:]))
+    if argv[:1] == ["worker"]:
+        from judge.worker import main as worker_main
+
+        return int(worker_main(argv[1:]))
+    parser = argparse.ArgumentParser(prog="viva", description="Viva mock interviewer")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the web app and API")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--workers", type=int)
+    serve.set_defaults(func=_serve)
+    sub.add_parser("worker", help="run a judge worker")
+    sub.add_parser("judge", help="judge a file: viva judge run --problem ID --language L FILE")
+    sub.add_parser("bench", help=f"benchmarks: {', '.join(BENCHES)}")
+    bank = sub.add_parser("bank", help="question bank tools")
+    bank_sub = bank.add_subparsers(dest="bank_command", required=True)
+    validate = bank_sub.add_parser("validate", help="validate bank files")
+    validate.add_argument("path", nargs="?")
+    validate.set_defaults(func=_bank_validate)
+    report = sub.add_parser("report", help="print a session report")
+    report.add_argument("session_id")
+    report.add_argument("--format", choices=["json", "html", "vtt"], default="json")
+    report.set_defaults(func=_report)
+    grade = sub.add_parser("grade", help="grade answers: --batch FILE.jsonl")
+    grade.add_argument("--batch", required=True)
+    grade.set_defaults(func=_grade)
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+

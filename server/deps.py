@@ -1,0 +1,85 @@
+"""Request-scoped dependencies: settings, Redis, the engine, and who is asking."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import redis.asyncio as aioredis
+from fastapi import Depends, Request
+
+from agents.engine import InterviewEngine
+from server.errors import Forbidden, NotFound, Unauthorized
+from server.settings import Settings
+from store import keys
+
+
+def get_settings_dep(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_redis(request: Request) -> aioredis.Redis:
+    client: aioredis.Redis = request.app.state.redis
+    return client
+
+
+def get_engine(request: Request) -> InterviewEngine:
+    engine: InterviewEngine = request.app.state.engine
+    return engine
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+RedisDep = Annotated[aioredis.Redis, Depends(get_redis)]
+EngineDep = Annotated[InterviewEngine, Depends(get_engine)]
+
+
+@dataclass(frozen=True)
+class Access:
+    session_id: str | None
+    reviewer: bool
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return request.query_params.get("token")
+
+
+def is_reviewer(settings: Settings, token: str | None) -> bool:
+    return token is not None and hmac.compare_digest(token, settings.reviewer_token)
+
+
+async def check_session_token(redis: aioredis.Redis, settings: Settings, session_id: str,
+                              token: str | None) -> Access:
+    """Who may touch ``session_id``: its own token, or the reviewer token."""
+    if token is None:
+        raise Unauthorized("a bearer token is required (Authorization: Bearer <token>)")
+    if is_reviewer(settings, token):
+        if not await redis.exists(keys.session_state(session_id)):
+            raise NotFound(f"no session {session_id!r}")
+        return Access(session_id, True)
+    stored = await redis.hget(keys.session_meta(session_id), "token")
+    if stored is None:
+        raise NotFound(f"no session {session_id!r}")
+    if not hmac.compare_digest(str(stored), token):
+        raise Forbidden("this token does not belong to that session")
+    return Access(session_id, False)
+
+
+async def access_for(request: Request, session_id: str) -> Access:
+    """Used by routes (and the judge's): the caller's access to ``session_id``."""
+    return await check_session_token(request.app.state.redis, request.app.state.settings,
+                                     session_id, bearer(request))
+
+
+def require_reviewer(request: Request) -> Access:
+    if not is_reviewer(request.app.state.settings, bearer(request)):
+        raise Unauthorized("the reviewer token is required")
+    return Access(None, True)
+
+
+def app_state(request: Request, name: str) -> Any:
+    return getattr(request.app.state, name, None)

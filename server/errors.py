@@ -1,0 +1,92 @@
+"""Domain errors mapped to the contract's error envelope ``{"error": {code, message, details}}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class VivaError(Exception):
+    """An error with a stable code, a human message that says what to do, and a status."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
+                 details: Any = None):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        if status is not None:
+            self.status = status
+        self.details = details
+
+
+class NotFound(VivaError):
+    status, code = 404, "not_found"
+
+
+class Unauthorized(VivaError):
+    status, code = 401, "unauthorized"
+
+
+class Forbidden(VivaError):
+    status, code = 403, "forbidden"
+
+
+class Conflict(VivaError):
+    status, code = 409, "conflict"
+
+
+class Invalid(VivaError):
+    status, code = 422, "invalid_input"
+
+
+class TooLarge(VivaError):
+    status, code = 413, "too_large"
+
+
+class DependencyDown(VivaError):
+    status, code = 503, "dependency_down"
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details}}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    import redis.exceptions
+
+    @app.exception_handler(VivaError)
+    async def _viva(_: Request, exc: VivaError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, exc.message, exc.details), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        details = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")}
+            for e in exc.errors()
+        ]
+        return JSONResponse(
+            error_body("invalid_input", "The request body is invalid; see details.", details),
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(
+            exc.status_code, "http_error")
+        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(redis.exceptions.ConnectionError)
+    async def _redis_down(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(
+            error_body("dependency_down", "Redis is unreachable; check REDIS_URL and retry.",
+                       str(exc)),
+            status_code=503,
+        )

@@ -1,0 +1,97 @@
+"""The event stream as exports: NDJSON timeline, WebVTT transcript, HTML report."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from agents.summary import Report
+from store.events import EventLog
+
+
+async def events_ndjson(log: EventLog, session_id: str, after_seq: int = 0,
+                        page: int = 500) -> AsyncIterator[str]:
+    cursor = after_seq
+    while True:
+        batch = await log.range(session_id, cursor, count=page)
+        if not batch:
+            return
+        for event in batch:
+            yield json.dumps(event, separators=(",", ":")) + "\n"
+        cursor = batch[-1]["seq"]
+
+
+def _ts(ms: int) -> str:
+    h, rem = divmod(max(0, ms), 3_600_000)
+    m, rem = divmod(rem, 60_000)
+    s, ms_ = divmod(rem, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d}.{ms_:03d}"
+
+
+def _cue_text(text: str) -> str:
+    # WebVTT forbids "-->" in cue text and a blank line ends a cue.
+    return " ".join(text.replace("-->", "→").split())
+
+
+def webvtt(events: list[dict[str, Any]]) -> str:
+    """Interviewer questions/feedback and candidate final transcripts as voice-tagged cues."""
+    spoken = [e for e in events if e.get("type") in ("question", "feedback", "transcript_final")
+              and str(e.get("text", "")).strip()]
+    lines = ["WEBVTT", ""]
+    for i, e in enumerate(spoken):
+        start = int(e["t_ms"])
+        default_end = start + max(1500, 60 * len(str(e["text"]).split()) * 6)
+        nxt = spoken[i + 1]["t_ms"] if i + 1 < len(spoken) else default_end
+        end = max(start + 500, min(default_end, int(nxt)))
+        voice = "Candidate" if e["type"] == "transcript_final" else "Interviewer"
+        lines += [str(i + 1), f"{_ts(start)} --> {_ts(end)}",
+                  f"<v {voice}>{html.escape(_cue_text(str(e['text'])), quote=False)}", ""]
+    return "\n".join(lines)
+
+
+def render_report_html(report: Report) -> str:
+    esc = html.escape
+    score = "—" if report.overall_score is None else f"{round(report.overall_score * 100)}/100"
+    rows = []
+    for p in report.assessment_points:
+        quotes = "".join(
+            f"<li><a href='#turn-{esc(str(q['turn_id']))}'>t={int(q['t_ms'] or 0) / 1000:.1f}s</a>"
+            f" “{esc(str(q['quote']))}”</li>" for q in p.evidence[:3])
+        rows.append(f"<tr><td>{esc(p.question_id)}</td><td>{esc(p.point)}</td>"
+                    f"<td>{p.score:.2f}</td><td><ul>{quotes or '<li>no evidence</li>'}</ul></td></tr>")
+    turns = []
+    for t in report.turns:
+        turns.append(
+            f"<article id='turn-{esc(t.turn_id)}'><h3>{esc(t.phase)}: {esc(t.question)}</h3>"
+            f"<p><b>Answer:</b> {esc(t.answer or '—')}</p>"
+            f"<p><b>Score:</b> {'—' if t.score is None else f'{t.score:.2f}'} "
+            f"<b>Feedback ({esc(t.feedback_kind or '—')}):</b> {esc(t.feedback or '—')}</p>"
+            + (f"<p class='flag'>Flags: {esc(', '.join(t.flags))}</p>" if t.flags else "")
+            + "</article>")
+    coding = ""
+    if report.coding:
+        coding = (f"<h2>Coding</h2><p>Problem {esc(str(report.coding.get('problem_id')))}: "
+                  f"{report.coding.get('attempts')} attempts, final verdict "
+                  f"{esc(str(report.coding.get('final_verdict')))}</p>")
+    review = ""
+    if report.review:
+        review = (f"<h2>Human review</h2><p>Score {esc(str(report.review.get('overall_score')))}"
+                  f" — {esc(str(report.review.get('note')))}</p>")
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Viva report {esc(report.session_id)}</title>
+<style>body{{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
+color:#1d2330}}table{{border-collapse:collapse;width:100%}}td,th{{border-bottom:1px solid #ddd;
+padding:.4rem;vertical-align:top;text-align:left}}.flag{{color:#a4400b}}</style></head><body>
+<h1>Interview report</h1>
+<p>Candidate <b>{esc(report.candidate_id)}</b>, role {esc(report.role)}, status
+{esc(report.status)}, difficulty {esc(report.difficulty)}. Overall: <b>{score}</b></p>
+<p>Strengths: {esc(', '.join(report.strengths) or '—')}. Weak points:
+{esc(', '.join(report.weak_points) or '—')}.</p>
+<p>Reviewer flags: {esc(', '.join(report.reviewer_flags) or 'none')}</p>
+{review}
+<h2>Assessment points</h2><table><tr><th>Question</th><th>Point</th><th>Score</th>
+<th>Evidence</th></tr>{''.join(rows)}</table>{coding}
+<h2>Turns</h2>{''.join(turns)}</body></html>"""

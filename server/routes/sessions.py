@@ -1,0 +1,130 @@
+"""Sessions over HTTP: create, public state, timeline, transcript, report, human review."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+
+from agents.engine import InterviewError
+from agents.state import SessionConfig
+from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
+from server.errors import NotFound
+from server.recording import events_ndjson, render_report_html, webvtt
+from server.schemas import ReviewOverride, SessionCreate, SessionCreated, SessionPublic
+from store import keys
+
+router = APIRouter()
+SessionAccess = Annotated[Access, Depends(access_for)]
+
+
+@router.post("/api/sessions", status_code=201, response_model=SessionCreated)
+async def create_session(body: SessionCreate, request: Request, engine: EngineDep,
+                         redis: RedisDep, settings: SettingsDep) -> SessionCreated:
+    config = SessionConfig(
+        candidate_id=body.candidate_id, role=body.role, mode=body.mode,
+        self_ratings=body.self_ratings, resume_text=body.resume_text, rounds=body.rounds,
+        max_questions=body.max_questions or settings.max_questions)
+    state = await engine.create(config)
+    token = secrets.token_urlsafe(24)
+    await redis.hset(keys.session_meta(state.session_id),
+                     mapping={"token": token, "candidate_id": body.candidate_id})
+    scheme = "wss" if request.url.scheme == "https" else "ws"
+    ws_url = f"{scheme}://{request.url.netloc}/ws/sessions/{state.session_id}?token={token}"
+    return SessionCreated(session_id=state.session_id, token=token, ws_url=ws_url)
+
+
+async def _load(engine: EngineDep, session_id: str):  # type: ignore[no-untyped-def]
+    try:
+        return await engine.load(session_id)
+    except InterviewError as exc:
+        raise NotFound(exc.message) from exc
+
+
+@router.get("/api/sessions/{session_id}", response_model=SessionPublic)
+async def get_session(session_id: str, access: SessionAccess,
+                      engine: EngineDep) -> SessionPublic:
+    state = await _load(engine, session_id)
+    turn = state.current_turn
+    return SessionPublic(
+        session_id=state.session_id, candidate_id=state.config.candidate_id,
+        role=state.config.role, mode=state.config.mode, phase=state.phase.value,
+        difficulty=state.difficulty.value,
+        current_question=None if turn is None else {
+            "turn_id": turn.turn_id, "text": turn.text, "phase": turn.phase.value,
+            "question_id": turn.followup_id or turn.question_id},
+        questions_asked=state.main_questions_asked, answered=len(state.answered),
+        max_questions=state.config.max_questions,
+        scores=[{"turn_id": t.turn_id, "question_id": t.question_id, "score": t.score,
+                 "feedback_kind": t.feedback_kind} for t in state.answered],
+        coding_problem_id=state.coding_problem_id)
+
+
+@router.get("/api/sessions/{session_id}/report")
+async def get_report(session_id: str, access: SessionAccess,
+                     engine: EngineDep) -> dict[str, object]:
+    await _load(engine, session_id)
+    return (await engine.report(session_id)).model_dump()
+
+
+@router.get("/sessions/{session_id}/report", response_class=HTMLResponse)
+async def report_page(session_id: str, access: SessionAccess, engine: EngineDep) -> HTMLResponse:
+    await _load(engine, session_id)
+    report = await engine.report(session_id)
+    return HTMLResponse(render_report_html(report))
+
+
+@router.get("/api/sessions/{session_id}/events")
+async def get_events(session_id: str, access: SessionAccess, engine: EngineDep,
+                     after_seq: int = 0) -> StreamingResponse:
+    await _load(engine, session_id)
+
+    async def lines() -> AsyncIterator[str]:
+        async for line in events_ndjson(engine.events, session_id, after_seq):
+            yield line
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+@router.get("/api/sessions/{session_id}/transcript.vtt", response_class=PlainTextResponse)
+async def get_vtt(session_id: str, access: SessionAccess, engine: EngineDep) -> Response:
+    await _load(engine, session_id)
+    events = await engine.events.range(session_id, 0)
+    return PlainTextResponse(webvtt(events), media_type="text/vtt")
+
+
+@router.post("/api/sessions/{session_id}/review")
+async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep,
+                          engine: EngineDep,
+                          reviewer: Annotated[Access, Depends(require_reviewer)],
+                          ) -> dict[str, object]:
+    """A human reviewer overrides the score with a note; the report shows both."""
+    await _load(engine, session_id)
+    await redis.hset(f"viva:session:{session_id}:review",
+                     mapping={"overall_score": body.overall_score, "note": body.note,
+                              "reviewer": body.reviewer})
+    await engine.events.append(session_id, {"type": "review", "overall_score":
+                                            body.overall_score, "note": body.note})
+    return {"status": "ok"}
+
+
+@router.get("/api/review/sessions")
+async def list_sessions(redis: RedisDep, engine: EngineDep,
+                        reviewer: Annotated[Access, Depends(require_reviewer)],
+                        ) -> list[dict[str, object]]:
+    ids = sorted(await redis.smembers("viva:sessions"))
+    out: list[dict[str, object]] = []
+    for sid in ids[-200:]:
+        try:
+            report = await engine.report(sid)
+        except InterviewError:
+            continue
+        out.append({"session_id": sid, "candidate_id": report.candidate_id,
+                    "role": report.role, "status": report.status,
+                    "overall_score": report.overall_score, "flags": report.reviewer_flags})
+    return out
+
+

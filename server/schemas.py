@@ -1,0 +1,51 @@
+"""HTTP request/response bodies (one schema per purpose)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.state import SelfRatings
+
+
+class SessionCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    candidate_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.@-]+$")
+    role: str = Field(min_length=1, max_length=200)
+    mode: Literal["voice", "text"] = "text"
+    self_ratings: SelfRatings
+    resume_text: str | None = Field(default=None, max_length=20_000)
+    rounds: list[Literal["concepts", "coding"]] = Field(default=["concepts"], min_length=1,
+                                                        max_length=2)
+    max_questions: int | None = Field(default=None, ge=1, le=30)
+
+
+class SessionCreated(BaseModel):
+    session_id: str
+    token: str
+    ws_url: str
+
+
+class SessionPublic(BaseModel):
+    session_id: str
+    candidate_id: str
+    role: str
+    mode: str
+    phase: str
+    difficulty: str
+    current_question: dict[str, object] | None
+    questions_asked: int
+    answered: int
+    max_questions: int
+    scores: list[dict[str, object]]
+    coding_problem_id: str | None
+
+
+class ReviewOverride(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    overall_score: float = Field(ge=0, le=1)
+    note: str = Field(min_length=1, max_length=5000)
+    reviewer: str = Field(default="reviewer", max_length=100)

@@ -1,0 +1,71 @@
+"""One place for configuration: ``VIVA_*`` environment variables, ``REDIS_URL``, or ``.env``."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+PLACEHOLDER_SECRETS = {"", "changeme", "change-me", "secret", "reviewer"}
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="VIVA_", env_file=".env", extra="ignore")
+
+    env: Literal["development", "test", "production"] = "development"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    redis_url: str = Field(
+        default="redis://127.0.0.1:6379/0",
+        validation_alias=AliasChoices("REDIS_URL", "VIVA_REDIS_URL"),
+    )
+    data_dir: Path = ROOT / "var"
+    bank_dir: Path = ROOT / "bank"
+    web_dist: Path = ROOT / "web" / "dist"
+    # Reviewer bearer token. Generated per process in development; required in production.
+    reviewer_token: str = Field(default_factory=lambda: secrets.token_urlsafe(24))
+
+    # Interview engine
+    llm_provider: Literal["rubric", "openai", "local"] = "rubric"
+    openai_base_url: str | None = None
+    openai_api_key: str | None = None
+    openai_model: str = "gpt-4o-mini"
+    local_model_path: Path | None = None  # a GGUF file for the `local` provider
+    max_questions: int = 8
+    max_followup_depth: int = 2
+    low_score_threshold: float = 0.4
+    low_score_streak: int = 2
+    session_minutes: int = 45
+
+    # Judge
+    judge_backend: Literal["auto", "docker", "bwrap"] = "auto"
+    judge_in_process_worker: bool = True
+
+    # Voice
+    stt_model: Literal["tiny.en", "base"] = "tiny.en"
+    stt_workers: int = 1
+    silence_ms_conversation: int = 500
+    silence_ms_coding: int = 2500
+
+    # Limits on input
+    max_ws_text_bytes: int = 256 * 1024
+    max_ws_binary_bytes: int = 32_000  # 1 s of 16 kHz PCM16
+    max_answer_chars: int = 8000
+    max_code_bytes: int = 64 * 1024
+
+    @model_validator(mode="after")
+    def _no_placeholder_secrets(self) -> Settings:
+        if self.env == "production" and self.reviewer_token.lower() in PLACEHOLDER_SECRETS:
+            raise ValueError("VIVA_REVIEWER_TOKEN must be set to a real secret in production")
+        return self
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

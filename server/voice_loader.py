@@ -1,0 +1,54 @@
+"""Loads the process-wide voice services once, lazily, off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from server.settings import Settings
+
+
+class VoiceLoader:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._task: asyncio.Task[Any] | None = None
+        self.error: str | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(asyncio.to_thread(self._load), name="voice-load")
+
+    def _load(self) -> Any:
+        from realtime.voice_session import VoiceServices
+
+        return VoiceServices.load(stt_model=self.settings.stt_model,
+                                  stt_workers=self.settings.stt_workers,
+                                  cache_dir=self.settings.data_dir / "tts-cache")
+
+    async def get(self) -> Any:
+        self.start()
+        assert self._task is not None
+        try:
+            return await asyncio.shield(self._task)
+        except Exception as exc:
+            self.error = str(exc)
+            raise
+
+    def status(self) -> dict[str, str]:
+        if self._task is None:
+            return {"stt": "not loaded", "tts": "not loaded"}
+        if not self._task.done():
+            return {"stt": "loading", "tts": "loading"}
+        if self._task.exception() is not None:
+            return {"stt": f"error: {self._task.exception()}",
+                    "tts": f"error: {self._task.exception()}"}
+        status: dict[str, str] = self._task.result().status()
+        return status
+
+    async def aclose(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass

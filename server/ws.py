@@ -1,0 +1,346 @@
+"""The websocket endpoint: one connection = a receiver, a tailer and a reactor task.
+
+- The receiver parses and routes client messages (the only place JSON is read).
+- The tailer follows the session's Redis event stream, so events written by any process
+  (a judge worker, another app process) reach the client in seq order.
+- The reactor turns some events into interview steps (a finished submission → the
+  interviewer talks about it), one at a time.
+Events this process produces are committed to the stream first and then flushed, so the
+client never sees an event that a restart could lose, and a reconnect replays from seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from starlette.websockets import WebSocketState
+
+from agents.engine import InterviewEngine, InterviewError, StepResult
+from agents.state import Phase
+from server.deps import check_session_token
+from server.errors import VivaError
+from server.settings import Settings
+from server.ws_messages import (
+    KNOWN_TYPES,
+    Answer,
+    AudioConfig,
+    CodeChange,
+    End,
+    EndTurn,
+    Resume,
+    Start,
+    Submit,
+    client_message,
+)
+from store.events import EventLog
+
+log = logging.getLogger("viva.ws")
+router = APIRouter()
+
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+
+
+class Connection:
+    """Implements ``realtime.ports.Outbox`` for one client."""
+
+    def __init__(self, ws: WebSocket, session_id: str, events: EventLog):
+        self.ws = ws
+        self.session_id = session_id
+        self.events = events
+        self.last_sent = 0
+        self.lock = asyncio.Lock()
+        self.closed = False
+
+    async def _send_json(self, event: dict[str, Any]) -> None:
+        if self.closed or self.ws.application_state != WebSocketState.CONNECTED:
+            return
+        try:
+            await self.ws.send_text(json.dumps(event, separators=(",", ":")))
+        except (WebSocketDisconnect, RuntimeError):
+            self.closed = True
+
+    async def flush_until(self, seq: int | None = None) -> list[dict[str, Any]]:
+        """Send every recorded event after ``last_sent`` (up to ``seq``), in order."""
+        async with self.lock:
+            if seq is not None and seq <= self.last_sent:
+                return []
+            batch = await self.events.range(self.session_id, self.last_sent, seq)
+            for event in batch:
+                await self._send_json(event)
+                self.last_sent = event["seq"]
+            return batch
+
+    async def send_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        recorded = await self.events.append(self.session_id, event)
+        await self.flush_until(recorded["seq"])
+        return recorded
+
+    async def send_audio(self, pcm: bytes) -> None:
+        async with self.lock:
+            if self.closed or self.ws.application_state != WebSocketState.CONNECTED:
+                return
+            try:
+                await self.ws.send_bytes(pcm)
+            except (WebSocketDisconnect, RuntimeError):
+                self.closed = True
+
+    async def error(self, code: str, message: str) -> None:
+        await self.send_event({"type": "error", "code": code, "message": message})
+
+
+class SessionLink:
+    """Routes one connection's messages to the engine, the voice pipeline and the judge."""
+
+    def __init__(self, ws: WebSocket, session_id: str, settings: Settings,
+                 engine: InterviewEngine, app_state: Any):
+        self.ws = ws
+        self.session_id = session_id
+        self.settings = settings
+        self.engine = engine
+        self.app_state = app_state
+        self.conn = Connection(ws, session_id, engine.events)
+        self.reactions: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.voice: Any = None  # realtime.voice_session.VoiceSession when in voice mode
+        self.tasks: list[asyncio.Task[None]] = []
+        self.step_lock = asyncio.Lock()
+
+    # -- outgoing ---------------------------------------------------------------------
+
+    async def publish(self, result: StepResult) -> None:
+        if result.events:
+            sent = await self.conn.flush_until(result.events[-1]["seq"])
+            self._react(sent)
+        if result.spoken and self.voice is not None:
+            await self._update_voice_context()
+            await self.voice.speak(result.spoken, result.speak_turn_id or "")
+
+    def _react(self, events: list[dict[str, Any]]) -> None:
+        for e in events:
+            if e.get("type") == "judge_result":
+                self.reactions.put_nowait(e)
+
+    async def tail(self) -> None:
+        while not self.conn.closed:
+            batch = await self.engine.events.wait_after(self.session_id, self.conn.last_sent,
+                                                        block_ms=5000)
+            if batch:
+                sent = await self.conn.flush_until(batch[-1]["seq"])
+                self._react(sent)
+
+    async def react(self) -> None:
+        while True:
+            event = await self.reactions.get()
+            async with self.step_lock:
+                result = await self.engine.on_judge_result(self.session_id, event)
+            await self.publish(result)
+
+    async def _update_voice_context(self) -> None:
+        if self.voice is None:
+            return
+        state = await self.engine.load(self.session_id)
+        turn = state.current_turn
+        terms: list[str] = []
+        if turn is not None and turn.question_id in self.engine.bank.questions:
+            q = self.engine.bank.get(turn.question_id)
+            terms = [c.name for p in q.assessment_points for c in p.concepts][:20]
+        self.voice.set_context(phase=state.phase.value,
+                               question_text=turn.text if turn else None, key_terms=terms)
+
+    # -- incoming ---------------------------------------------------------------------
+
+    async def run(self) -> None:
+        self.tasks = [asyncio.create_task(self.tail(), name="ws-tail"),
+                      asyncio.create_task(self.react(), name="ws-react")]
+        try:
+            while True:
+                message = await self.ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if message.get("bytes") is not None:
+                    await self.on_binary(message["bytes"])
+                elif message.get("text") is not None:
+                    await self.on_text(message["text"])
+        finally:
+            self.conn.closed = True
+            for task in self.tasks:
+                task.cancel()
+            for task in self.tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            if self.voice is not None:
+                await self.voice.aclose()
+
+    async def on_text(self, text: str) -> None:
+        if len(text.encode()) > self.settings.max_ws_text_bytes:
+            await self.conn.error("too_large", f"text frames are limited to "
+                                               f"{self.settings.max_ws_text_bytes} bytes")
+            return
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            await self.conn.error("malformed_json", f"frame is not JSON: {exc.msg}")
+            return
+        if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+            await self.conn.error("invalid_message", "a message is a JSON object with a "
+                                                     "string 'type'")
+            return
+        if raw["type"] not in KNOWN_TYPES:
+            await self.conn.error("unknown_type", f"unknown message type {raw['type']!r}; "
+                                                  f"expected one of {sorted(KNOWN_TYPES)}")
+            return
+        try:
+            msg = client_message.validate_python(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first.get("loc", ())[1:])
+            await self.conn.error("invalid_message",
+                                  f"{raw['type']}: {where or 'message'}: {first.get('msg')}")
+            return
+        try:
+            await self.dispatch(msg)
+        except InterviewError as exc:
+            await self.conn.error(exc.code, exc.message)
+        except VivaError as exc:
+            await self.conn.error(exc.code, exc.message)
+
+    async def dispatch(self, msg: Any) -> None:
+        if isinstance(msg, Start):
+            async with self.step_lock:
+                result = await self.engine.recover(self.session_id)
+                started = await self.engine.start(self.session_id)
+            await self.conn.flush_until()
+            state = await self.engine.load(self.session_id)
+            if state.config.mode == "voice":
+                await self._ensure_voice()
+            await self.publish(result)
+            spoken = started.spoken or ([state.current_turn.text]
+                                        if state.current_turn and not started.events else [])
+            await self.publish(StepResult(started.events, spoken, started.speak_turn_id))
+        elif isinstance(msg, Resume):
+            async with self.conn.lock:
+                self.conn.last_sent = min(msg.after_seq, await self.engine.events.last_seq(
+                    self.session_id))
+            async with self.step_lock:
+                result = await self.engine.recover(self.session_id)
+            sent = await self.conn.flush_until()
+            self._react(sent)
+            await self.publish(result)
+        elif isinstance(msg, Answer):
+            if len(msg.text) > self.settings.max_answer_chars:
+                raise InterviewError("too_large", "answers are limited to "
+                                                  f"{self.settings.max_answer_chars} characters")
+            async with self.step_lock:
+                result = await self.engine.answer(self.session_id, msg.text)
+            await self.publish(result)
+        elif isinstance(msg, End):
+            async with self.step_lock:
+                result = await self.engine.end(self.session_id)
+            await self.publish(result)
+        elif isinstance(msg, AudioConfig):
+            voice = await self._ensure_voice()
+            await self._voice_call(voice.configure(msg.sample_rate, msg.encoding))
+            await self._update_voice_context()
+        elif isinstance(msg, EndTurn):
+            if self.voice is None:
+                raise InterviewError("no_audio", "send audio_config before ending a spoken turn")
+            await self.voice.end_turn()
+        elif isinstance(msg, CodeChange):
+            await self.conn.send_event({"type": "code_change", "problem_id": msg.problem_id,
+                                        "language": msg.language, "code": msg.code})
+        elif isinstance(msg, Submit):
+            await self.submit(msg)
+
+    async def submit(self, msg: Submit) -> None:
+        judge = getattr(self.app_state, "judge", None)
+        if judge is None:
+            raise InterviewError("judge_unavailable", "the code judge is not running here")
+        state = await self.engine.load(self.session_id)
+        if state.phase == Phase.ended:
+            raise InterviewError("ended", "the interview has ended")
+        try:
+            submission_id = await judge.enqueue(self.session_id, msg.problem_id, msg.language,
+                                                msg.code, msg.kind)
+        except Exception as exc:  # judge-domain errors carry a code and a message
+            code = getattr(exc, "code", None)
+            if code is None:
+                raise
+            raise InterviewError(str(code), str(getattr(exc, "message", exc))) from exc
+        await self.conn.send_event({"type": "submission_queued",
+                                    "submission_id": submission_id, "kind": msg.kind,
+                                    "problem_id": msg.problem_id, "language": msg.language})
+
+    # -- voice ------------------------------------------------------------------------
+
+    async def _ensure_voice(self) -> Any:
+        if self.voice is not None:
+            return self.voice
+        loader = getattr(self.app_state, "voice_loader", None)
+        if loader is None:
+            raise InterviewError("voice_unavailable", "voice is not available on this server; "
+                                                      "use text answers")
+        try:
+            services = await loader.get()
+        except Exception as exc:
+            raise InterviewError("voice_unavailable", f"voice could not start: {exc}") from exc
+        from realtime.voice_session import VoiceSession
+
+        async def on_final(text: str, turn_id: str) -> list[str]:
+            async with self.step_lock:
+                result = await self.engine.answer(self.session_id, text, emit_transcript=False)
+            if result.events:
+                sent = await self.conn.flush_until(result.events[-1]["seq"])
+                self._react(sent)
+            await self._update_voice_context()
+            return result.spoken
+
+        self.voice = VoiceSession(services=services, outbox=self.conn, on_final=on_final,
+                                  silence_ms_conversation=self.settings.silence_ms_conversation,
+                                  silence_ms_coding=self.settings.silence_ms_coding)
+        return self.voice
+
+    async def on_binary(self, data: bytes) -> None:
+        if len(data) > self.settings.max_ws_binary_bytes:
+            await self.conn.error("too_large", f"audio frames are limited to "
+                                               f"{self.settings.max_ws_binary_bytes} bytes")
+            return
+        if self.voice is None:
+            await self.conn.error("audio_before_config",
+                                  "send {\"type\": \"audio_config\"} before audio frames")
+            return
+        await self._voice_call(self.voice.feed(data))
+
+    async def _voice_call(self, call: Any) -> None:
+        try:
+            await call
+        except Exception as exc:
+            code = getattr(exc, "code", None)
+            if code is None:
+                raise
+            await self.conn.error(str(code), str(getattr(exc, "message", exc)))
+
+
+@router.websocket("/ws/sessions/{session_id}")
+async def session_socket(ws: WebSocket, session_id: str) -> None:
+    app_state = ws.app.state
+    settings: Settings = app_state.settings
+    await ws.accept()
+    try:
+        await check_session_token(app_state.redis, settings, session_id,
+                                  ws.query_params.get("token"))
+    except VivaError as exc:
+        await ws.send_text(json.dumps({"type": "error", "seq": 0, "code": exc.code,
+                                       "message": exc.message}))
+        await ws.close(code=CLOSE_POLICY)
+        return
+    link = SessionLink(ws, session_id, settings, app_state.engine, app_state)
+    try:
+        await link.run()
+    except WebSocketDisconnect:
+        return

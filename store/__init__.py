@@ -1,0 +1,1 @@
+"""Redis-held state shared by every part: versioned documents, session event streams, profiles."""

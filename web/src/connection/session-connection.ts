@@ -1,0 +1,182 @@
+// The interview websocket: connects, reconnects with backoff, and on every (re)connect asks the
+// server to replay what this page has not seen (`resume` after the last seq), so nothing is
+// lost; replayed events are de-duplicated by seq. Messages sent while disconnected are queued.
+import { parseServerEvent, type ClientMessage, type ServerEvent } from '../shared/protocol';
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface ConnectionHandlers {
+  onEvent(event: ServerEvent): void;
+  onAudio(chunk: ArrayBuffer): void;
+  onState(state: ConnectionState, detail: string): void;
+  /** Called after `resume` went out on a fresh socket, before queued messages are flushed. */
+  onOpen(socket: { send(message: ClientMessage): void }, reconnect: boolean): void;
+}
+
+/** Close codes after which retrying cannot help (bad token, unknown or finished session). */
+const FATAL_CLOSE_CODES = new Set([1008, 4001, 4003, 4004, 4401, 4403, 4404, 4410]);
+const MAX_QUEUED_AUDIO_BYTES = 16000 * 2 * 10; // 10 s of 16 kHz PCM16
+
+export function websocketUrl(sessionId: string, token: string, wsUrl?: string): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  // The server's ws_url may name a host the browser did not use (a proxy, 0.0.0.0):
+  // keep its path and query, but talk to the origin this page came from.
+  if (wsUrl) {
+    const parsed = new URL(wsUrl, location.href);
+    if (!parsed.searchParams.has('token')) parsed.searchParams.set('token', token);
+    return `${scheme}//${location.host}${parsed.pathname}${parsed.search}`;
+  }
+  return `${scheme}//${location.host}/ws/sessions/${encodeURIComponent(sessionId)}?token=${encodeURIComponent(token)}`;
+}
+
+export class SessionConnection {
+  private socket: WebSocket | null = null;
+  private lastSeq = 0;
+  private attempts = 0;
+  private everOpened = false;
+  private stopped = false;
+  private retryTimer: number | null = null;
+  private readonly textQueue: ClientMessage[] = [];
+  private audioQueue: ArrayBuffer[] = [];
+  private audioQueuedBytes = 0;
+  private readonly onOnline = () => {
+    if (this.state === 'reconnecting') this.reconnectNow();
+  };
+  state: ConnectionState = 'connecting';
+
+  constructor(
+    private readonly url: string,
+    private readonly handlers: ConnectionHandlers,
+  ) {
+    window.addEventListener('online', this.onOnline);
+  }
+
+  get lastSeenSeq(): number {
+    return this.lastSeq;
+  }
+
+  connect(): void {
+    this.stopped = false;
+    this.open();
+  }
+
+  /** Sends now when connected, else queues the message for the next connection. */
+  send(message: ClientMessage): void {
+    if (this.socket?.readyState === WebSocket.OPEN && this.state === 'open') {
+      this.socket.send(JSON.stringify(message));
+    } else {
+      this.textQueue.push(message);
+    }
+  }
+
+  /** Audio is kept for a short outage (10 s) so a brief drop does not cut a sentence. */
+  sendAudio(frame: ArrayBuffer): void {
+    if (this.socket?.readyState === WebSocket.OPEN && this.state === 'open') {
+      this.socket.send(frame);
+      return;
+    }
+    this.audioQueue.push(frame);
+    this.audioQueuedBytes += frame.byteLength;
+    while (this.audioQueuedBytes > MAX_QUEUED_AUDIO_BYTES && this.audioQueue.length) {
+      this.audioQueuedBytes -= this.audioQueue.shift()!.byteLength;
+    }
+  }
+
+  /** Drops queued audio (e.g. the microphone stopped); queued text is kept. */
+  discardQueuedAudio(): void {
+    this.audioQueue = [];
+    this.audioQueuedBytes = 0;
+  }
+
+  close(): void {
+    this.stopped = true;
+    if (this.retryTimer !== null) window.clearTimeout(this.retryTimer);
+    window.removeEventListener('online', this.onOnline);
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(1000, 'client closed');
+    this.setState('closed', 'Disconnected.');
+  }
+
+  /** Skips the backoff wait (the user pressed "Reconnect now"). */
+  reconnectNow(): void {
+    if (this.stopped) return;
+    if (this.retryTimer !== null) window.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.open();
+  }
+
+  private open(): void {
+    if (this.stopped) return;
+    this.setState(this.everOpened ? 'reconnecting' : 'connecting', this.everOpened ? 'Reconnecting…' : 'Connecting…');
+    const socket = new WebSocket(this.url);
+    socket.binaryType = 'arraybuffer';
+    this.socket = socket;
+    socket.onopen = () => {
+      if (socket !== this.socket) return;
+      const reconnect = this.everOpened;
+      this.everOpened = true;
+      this.attempts = 0;
+      socket.send(JSON.stringify({ type: 'resume', after_seq: this.lastSeq } satisfies ClientMessage));
+      this.handlers.onOpen({ send: (m) => socket.send(JSON.stringify(m)) }, reconnect);
+      this.state = 'open';
+      for (const message of this.textQueue.splice(0)) socket.send(JSON.stringify(message));
+      for (const frame of this.audioQueue) socket.send(frame);
+      this.discardQueuedAudio();
+      this.setState('open', 'Connected');
+    };
+    socket.onmessage = (message: MessageEvent) => {
+      if (socket !== this.socket) return;
+      if (message.data instanceof ArrayBuffer) {
+        this.handlers.onAudio(message.data);
+        return;
+      }
+      const event = parseServerEvent(String(message.data));
+      if (!event) return;
+      if (typeof event.seq === 'number') {
+        if (event.seq <= this.lastSeq) return; // already seen before a reconnect
+        this.lastSeq = event.seq;
+      }
+      this.handlers.onEvent(event);
+      if (event.type === 'session_end') this.finish('The interview has ended.');
+    };
+    socket.onclose = (close: CloseEvent) => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      if (this.stopped) return;
+      if (FATAL_CLOSE_CODES.has(close.code)) {
+        this.stopped = true;
+        this.setState('closed', close.reason || 'The server refused this session. Start a new interview from the lobby.');
+        return;
+      }
+      this.scheduleRetry();
+    };
+    // An error is always followed by close; the close handler decides what to do.
+    socket.onerror = () => undefined;
+  }
+
+  private finish(detail: string): void {
+    this.stopped = true;
+    if (this.retryTimer !== null) window.clearTimeout(this.retryTimer);
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(1000, 'session ended');
+    this.setState('closed', detail);
+  }
+
+  private scheduleRetry(): void {
+    this.attempts += 1;
+    const base = Math.min(5000, 250 * 2 ** Math.min(this.attempts, 5));
+    const delay = base / 2 + Math.random() * (base / 2);
+    this.setState('reconnecting', `Connection lost. Reconnecting in ${Math.ceil(delay / 1000)} s…`);
+    this.retryTimer = window.setTimeout(() => {
+      this.retryTimer = null;
+      this.open();
+    }, delay);
+  }
+
+  private setState(state: ConnectionState, detail: string): void {
+    this.state = state;
+    this.handlers.onState(state, detail);
+  }
+}

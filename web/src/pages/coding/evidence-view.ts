@@ -1,0 +1,171 @@
+// Test evidence as it arrives: one row per case (verdict, time, memory), the overall verdict,
+// the compile log, the first failing sample in full, and the diff against the last revision.
+import { h, replaceChildren } from '../../shared/dom';
+import type { CaseResult, JudgeCaseEvent, SubmissionResult, Verdict } from '../../shared/protocol';
+import { VERDICT_NAMES } from '../../shared/protocol';
+
+interface SubmissionView {
+  id: string;
+  rows: Map<string, HTMLTableRowElement>;
+  body: HTMLTableSectionElement;
+}
+
+function verdictBadge(verdict: Verdict | null, testid?: string): HTMLElement {
+  return h(
+    'span',
+    {
+      class: `verdict verdict-${verdict ?? 'pending'}`,
+      'data-testid': testid,
+      title: verdict ? VERDICT_NAMES[verdict] : 'Running',
+    },
+    verdict ?? '…',
+  );
+}
+
+function figure(value: number | null | undefined, unit: string): string {
+  return value === null || value === undefined ? '—' : `${Math.round(value)} ${unit}`;
+}
+
+export class EvidenceView {
+  readonly element: HTMLElement;
+  private readonly status = h('p', { class: 'evidence-status', 'data-testid': 'judge-status', role: 'status' }, 'Run the samples or submit to see results here.');
+  private readonly summary = h('div', { class: 'evidence-summary', 'aria-live': 'polite' });
+  private readonly tableHost = h('div', { class: 'cases' });
+  private readonly detail = h('div', { class: 'evidence-detail' });
+  private readonly history = h('ol', { class: 'history-list', 'data-testid': 'submission-history' });
+  private current: SubmissionView | null = null;
+  private readonly finished = new Set<string>();
+
+  constructor() {
+    this.element = h(
+      'section',
+      { class: 'evidence card', 'aria-labelledby': 'evidence-heading', 'data-testid': 'evidence' },
+      h('h2', { id: 'evidence-heading' }, 'Test results'),
+      this.status,
+      this.summary,
+      this.tableHost,
+      this.detail,
+      h('details', { class: 'history' }, h('summary', {}, 'Earlier runs'), this.history),
+    );
+  }
+
+  /** The candidate pressed run or submit; results will follow. */
+  pending(kind: 'run' | 'submit'): void {
+    this.status.textContent = kind === 'run' ? 'Running the sample tests…' : 'Judging: compile, samples, hidden and performance tests…';
+    this.status.dataset.state = 'running';
+    replaceChildren(this.summary);
+    replaceChildren(this.detail);
+    replaceChildren(this.tableHost);
+    this.current = null;
+  }
+
+  caseResult(event: JudgeCaseEvent): void {
+    if (this.finished.has(event.submission_id)) return;
+    const view = this.viewFor(event.submission_id);
+    this.upsertRow(view, {
+      id: event.case_id,
+      kind: event.kind,
+      verdict: event.verdict,
+      time_ms: event.time_ms,
+      memory_kb: event.memory_kb,
+    });
+    this.status.textContent = `Running… ${view.rows.size} test${view.rows.size === 1 ? '' : 's'} done.`;
+  }
+
+  result(result: SubmissionResult): void {
+    const view = this.viewFor(result.submission_id);
+    for (const c of result.cases) this.upsertRow(view, c);
+    this.finished.add(result.submission_id);
+    const verdict = result.verdict;
+    this.status.dataset.state = 'done';
+    this.status.textContent = `${result.kind === 'run' ? 'Sample run' : 'Submission'} finished (revision ${result.revision}).`;
+    replaceChildren(
+      this.summary,
+      h(
+        'div',
+        { class: 'verdict-line' },
+        verdictBadge(verdict, 'verdict'),
+        h('span', { class: 'verdict-name' }, verdict ? VERDICT_NAMES[verdict] : 'No verdict'),
+        h('span', { class: 'passed', 'data-testid': 'passed-count' }, `${result.passed}/${result.total} tests passed`),
+      ),
+    );
+    const parts: (HTMLElement | null)[] = [];
+    if (!result.compile.ok) {
+      parts.push(h('h3', {}, 'Compiler output'), h('pre', { class: 'compile-log', 'data-testid': 'compile-log' }, result.compile.log || '(no output)'));
+    }
+    const failing = result.cases.find((c) => c.verdict && c.verdict !== 'AC');
+    if (failing) parts.push(this.failingCase(failing));
+    if (result.diff) parts.push(this.diffView(result.diff, result.revision));
+    replaceChildren(this.detail, parts);
+    this.history.prepend(
+      h(
+        'li',
+        {},
+        verdictBadge(verdict),
+        ` revision ${result.revision} · ${result.kind === 'run' ? 'samples' : 'submit'} · ${result.passed}/${result.total}`,
+      ),
+    );
+  }
+
+  private viewFor(submissionId: string): SubmissionView {
+    if (this.current?.id === submissionId) return this.current;
+    const body = h('tbody');
+    const table = h(
+      'table',
+      { class: 'case-table', 'data-submission': submissionId },
+      h('caption', { class: 'visually-hidden' }, 'One row per test case'),
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', { scope: 'col' }, 'Test'), h('th', { scope: 'col' }, 'Kind'), h('th', { scope: 'col' }, 'Verdict'), h('th', { scope: 'col' }, 'Time'), h('th', { scope: 'col' }, 'Memory')),
+      ),
+      body,
+    );
+    replaceChildren(this.tableHost, table);
+    this.current = { id: submissionId, rows: new Map(), body };
+    return this.current;
+  }
+
+  private upsertRow(view: SubmissionView, c: CaseResult): void {
+    const row = h(
+      'tr',
+      { 'data-testid': 'case-row', 'data-case': c.id, 'data-kind': c.kind, 'data-verdict': c.verdict ?? 'pending', class: c.verdict && c.verdict !== 'AC' ? 'failed' : '' },
+      h('th', { scope: 'row' }, c.id),
+      h('td', {}, c.kind),
+      h('td', {}, verdictBadge(c.verdict)),
+      h('td', { class: 'num' }, figure(c.time_ms, 'ms')),
+      h('td', { class: 'num' }, figure(c.memory_kb, 'KB')),
+    );
+    const existing = view.rows.get(c.id);
+    if (existing) existing.replaceWith(row);
+    else view.body.appendChild(row);
+    view.rows.set(c.id, row);
+  }
+
+  private failingCase(c: CaseResult): HTMLElement {
+    const block = (title: string, text: string | undefined) =>
+      text === undefined ? null : h('div', {}, h('h4', {}, title), h('pre', {}, text || '(empty)'));
+    const hidden = c.input === undefined && c.expected === undefined && c.stdout === undefined;
+    return h(
+      'div',
+      { class: 'failing-case', 'data-testid': 'failing-case', 'data-case': c.id },
+      h('h3', {}, `First failing test: ${c.id} (${c.kind}) — ${c.verdict ? VERDICT_NAMES[c.verdict] : ''}`),
+      hidden ? h('p', { class: 'hint' }, 'This test is hidden: its input is not shown. Check edge cases and limits.') : null,
+      h('div', { class: 'io-grid' }, block('Input', c.input), block('Expected', c.expected), block('Your output', c.stdout), block('Errors', c.stderr || undefined)),
+      c.message ? h('p', {}, c.message) : null,
+    );
+  }
+
+  private diffView(diff: string, revision: number): HTMLElement {
+    const lines = diff.split('\n').map((line) => {
+      const kind = line.startsWith('+++') || line.startsWith('---') ? 'meta' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx';
+      return h('span', { class: `diff-${kind}` }, `${line}\n`);
+    });
+    return h(
+      'details',
+      { class: 'diff', 'data-testid': 'diff' },
+      h('summary', {}, `Changes since revision ${Math.max(0, revision - 1)}`),
+      h('pre', {}, lines),
+    );
+  }
+}

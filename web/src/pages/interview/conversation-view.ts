@@ -1,0 +1,139 @@
+// What is said: the interviewer's current words (the caption of what is spoken), the
+// candidate's live and final transcript, feedback, and the running conversation log.
+import { h, replaceChildren } from '../../shared/dom';
+import type { FeedbackEvent, QuestionEvent, TranscriptFinalEvent, TranscriptPartialEvent } from '../../shared/protocol';
+
+const PHASE_LABELS: Record<string, string> = {
+  warmup: 'Warm-up',
+  initial: 'Question',
+  followup: 'Follow-up',
+  coding: 'Coding',
+};
+
+const FEEDBACK_LABELS: Record<string, string> = {
+  correction: 'Correction',
+  guidance: 'Guidance',
+  comment: 'Comment',
+};
+
+export class ConversationView {
+  readonly interviewerPanel: HTMLElement;
+  readonly transcriptPanel: HTMLElement;
+  readonly logPanel: HTMLElement;
+  private readonly caption = h('p', { class: 'caption', 'data-testid': 'interviewer-text', 'aria-live': 'polite' });
+  private readonly captionKind = h('span', { class: 'badge', 'data-testid': 'question-phase' });
+  private readonly speaking = h(
+    'span',
+    { class: 'speaking', 'data-testid': 'interviewer-audio', 'data-state': 'idle', 'data-bytes': '0', 'aria-hidden': 'true' },
+    h('span', { class: 'bar' }),
+    h('span', { class: 'bar' }),
+    h('span', { class: 'bar' }),
+  );
+  private readonly feedback = h('div', { class: 'feedback', 'data-testid': 'feedback', hidden: true });
+  private readonly finals = h('div', { class: 'finals' });
+  private readonly partial = h('p', { class: 'partial', 'data-testid': 'transcript-partial' });
+  private readonly transcript = h(
+    'div',
+    { class: 'transcript', 'data-testid': 'transcript', 'aria-live': 'polite', 'aria-label': 'What you said' },
+    this.finals,
+    this.partial,
+  );
+  private readonly log = h('ol', { class: 'log', 'data-testid': 'conversation-log' });
+  private readonly pendingTyped: string[] = [];
+  private audioBytes = 0;
+
+  constructor() {
+    this.interviewerPanel = h(
+      'section',
+      { class: 'card interviewer', 'aria-labelledby': 'interviewer-heading' },
+      h('div', { class: 'card-head' }, h('h2', { id: 'interviewer-heading' }, 'Interviewer'), this.captionKind, this.speaking),
+      this.caption,
+      this.feedback,
+    );
+    this.caption.textContent = 'Connecting to your interviewer…';
+    this.transcriptPanel = h(
+      'section',
+      { class: 'card you', 'aria-labelledby': 'you-heading' },
+      h('div', { class: 'card-head' }, h('h2', { id: 'you-heading' }, 'You')),
+      this.transcript,
+    );
+    this.logPanel = h(
+      'section',
+      { class: 'card history', 'aria-labelledby': 'log-heading' },
+      h('h2', { id: 'log-heading' }, 'Conversation'),
+      this.log,
+    );
+  }
+
+  question(event: QuestionEvent): void {
+    this.caption.textContent = event.text;
+    this.captionKind.textContent = PHASE_LABELS[event.phase] ?? event.phase;
+    this.feedback.hidden = true;
+    this.addLog('interviewer', event.text, PHASE_LABELS[event.phase]);
+  }
+
+  feedbackGiven(event: FeedbackEvent): void {
+    replaceChildren(
+      this.feedback,
+      h('strong', {}, `${FEEDBACK_LABELS[event.kind] ?? 'Feedback'}: `),
+      event.text,
+    );
+    this.feedback.className = `feedback feedback-${event.kind}`;
+    this.feedback.hidden = false;
+    this.addLog('interviewer', event.text, FEEDBACK_LABELS[event.kind]);
+  }
+
+  partialTranscript(event: TranscriptPartialEvent): void {
+    this.partial.textContent = event.text;
+  }
+
+  finalTranscript(event: TranscriptFinalEvent): void {
+    this.partial.textContent = '';
+    const typedIndex = this.pendingTyped.indexOf(event.text.trim());
+    if (typedIndex >= 0) {
+      // Our own typed answer coming back from the server: already shown.
+      this.pendingTyped.splice(typedIndex, 1);
+      return;
+    }
+    this.addFinal(event.text);
+  }
+
+  typedAnswer(text: string): void {
+    this.pendingTyped.push(text.trim());
+    this.addFinal(text, 'typed');
+  }
+
+  interviewerAudio(bytes: number): void {
+    this.audioBytes += bytes;
+    this.speaking.dataset.bytes = String(this.audioBytes);
+  }
+
+  setSpeaking(speaking: boolean): void {
+    this.speaking.dataset.state = speaking ? 'speaking' : 'idle';
+    this.speaking.classList.toggle('on', speaking);
+  }
+
+  ended(message: string): void {
+    this.caption.textContent = message;
+    this.partial.textContent = '';
+  }
+
+  private addFinal(text: string, how?: string): void {
+    this.finals.appendChild(h('p', { class: 'final' }, text));
+    this.addLog('candidate', text, how === 'typed' ? 'typed' : undefined);
+    this.transcript.scrollTop = this.transcript.scrollHeight;
+  }
+
+  private addLog(who: 'interviewer' | 'candidate', text: string, note?: string): void {
+    this.log.appendChild(
+      h(
+        'li',
+        { class: `log-${who}` },
+        h('span', { class: 'who' }, who === 'interviewer' ? 'Interviewer' : 'You'),
+        note ? h('span', { class: 'note' }, note) : null,
+        h('span', { class: 'said' }, text),
+      ),
+    );
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+}

@@ -1,0 +1,280 @@
+// The interview room: connects the websocket, routes server events to the views (what is
+// said, the interviewer's voice, the coding room), and sends the candidate's voice or text.
+import { StreamPlayer } from '../../audio/stream-player';
+import { SessionConnection, websocketUrl } from '../../connection/session-connection';
+import { h, replaceChildren } from '../../shared/dom';
+import { NoticeArea } from '../../shared/notices';
+import type { ClientMessage, CodingTask, ServerEvent, StateEvent } from '../../shared/protocol';
+import { loadSession, markStarted, saveSession, type StoredSession } from '../../shared/session-store';
+import type { CodingRoom } from '../coding/coding-room';
+import type { Page } from '../page';
+import { AnswerForm } from './answer-form';
+import { ConnectionBadge } from './connection-badge';
+import { ConversationView } from './conversation-view';
+import { VoicePanel } from './voice-panel';
+
+const PHASE_NAMES: Record<string, string> = {
+  init: 'Getting ready',
+  created: 'Getting ready',
+  warmup: 'Warm-up',
+  initial: 'Concepts',
+  followup: 'Concepts',
+  concepts: 'Concepts',
+  coding: 'Coding round',
+  final_feedback: 'Wrapping up',
+  ended: 'Finished',
+};
+
+const interviewPage: Page = (root, context) => {
+  const sessionId = context.params[0];
+  const stored = loadSession(sessionId);
+  if (!stored) return tokenPrompt(root, sessionId, context.navigate);
+  return interviewRoom(root, stored);
+};
+
+function tokenPrompt(root: HTMLElement, sessionId: string, navigate: (path: string) => void): () => void {
+  const token = h('input', { id: 'session-token', required: true, autocomplete: 'off', 'data-testid': 'session-token' });
+  const form = h(
+    'form',
+    { class: 'card' },
+    h('p', {}, 'This interview’s access token is not in this browser tab (interviews belong to the tab that started them). Paste the token to rejoin, or start a new interview.'),
+    h('div', { class: 'field' }, h('label', { for: 'session-token' }, 'Session token'), token),
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Rejoin'), h('a', { href: '/', 'data-nav': true }, 'New interview')),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = token.value.trim();
+    if (!value) return;
+    saveSession({ session_id: sessionId, token: value, ws_url: '', mode: 'text', started: true });
+    navigate(`/interview/${encodeURIComponent(sessionId)}`);
+  });
+  root.append(h('main', { id: 'main', class: 'page page-narrow' }, h('h1', {}, 'Rejoin interview'), form));
+  return () => undefined;
+}
+
+function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
+  const notices = new NoticeArea();
+  const conversation = new ConversationView();
+  let audioContext: AudioContext | null = null;
+  let player: StreamPlayer | null = null;
+  let coding: CodingRoom | null = null;
+  let codingLoad: Promise<CodingRoom> | null = null;
+  let pendingTask: CodingTask | null = null;
+  let ended = false;
+
+  const getAudioContext = (): AudioContext => {
+    if (!audioContext) {
+      audioContext = new AudioContext({ latencyHint: 'interactive' });
+      audioContext.addEventListener('statechange', updateSoundPrompt);
+      player = new StreamPlayer(audioContext, (speaking) => conversation.setSpeaking(speaking));
+    }
+    return audioContext;
+  };
+
+  const phase = h('span', { class: 'phase', 'data-testid': 'phase' }, 'Getting ready');
+  const badge = new ConnectionBadge(() => connection.reconnectNow());
+  const endButton = h('button', { type: 'button', class: 'danger', 'data-testid': 'end-interview' }, 'End interview');
+  const soundButton = h(
+    'button',
+    { type: 'button', class: 'secondary sound-prompt', 'data-testid': 'enable-audio', hidden: true },
+    'Turn on interviewer sound',
+  );
+  const endPanel = h('section', { class: 'card end-panel', hidden: true, 'data-testid': 'end-panel', 'aria-live': 'polite' });
+  const codingHost = h('div', { class: 'coding-host', hidden: true });
+
+  const voice =
+    stored.mode === 'voice'
+      ? new VoicePanel({
+          audioContext: getAudioContext,
+          onFrame: (pcm) => connection.sendAudio(pcm),
+          onStarted: () => {
+            if (connection.state === 'open') connection.send(AUDIO_CONFIG);
+          },
+          onStopped: () => connection.discardQueuedAudio(),
+        })
+      : null;
+  const answers = new AnswerForm(
+    (text) => {
+      connection.send({ type: 'answer', text });
+      conversation.typedAnswer(text);
+    },
+    stored.mode === 'voice' ? 'Or type your answer' : 'Your answer',
+  );
+
+  const connection = new SessionConnection(websocketUrl(stored.session_id, stored.token, stored.ws_url), {
+    onOpen(socket) {
+      if (!loadSession(stored.session_id)?.started) {
+        socket.send({ type: 'start' });
+        markStarted(stored.session_id);
+      }
+      if (voice?.active) socket.send(AUDIO_CONFIG);
+    },
+    onState(state, detail) {
+      badge.set(state, detail);
+      if (state === 'closed' && !ended) notices.show(detail, 'warning');
+    },
+    onAudio(chunk) {
+      conversation.interviewerAudio(chunk.byteLength);
+      player?.push(chunk);
+    },
+    onEvent: (event) => handle(event),
+  });
+
+  function handle(event: ServerEvent): void {
+    switch (event.type) {
+      case 'question':
+        conversation.question(event);
+        break;
+      case 'feedback':
+        conversation.feedbackGiven(event);
+        break;
+      case 'transcript_partial':
+        conversation.partialTranscript(event);
+        break;
+      case 'transcript_final':
+        conversation.finalTranscript(event);
+        break;
+      case 'tts_start':
+        getAudioContext();
+        player?.begin(event.turn_id, event.sample_rate);
+        break;
+      case 'tts_end':
+        player?.end(event.turn_id);
+        break;
+      case 'tts_stop':
+        player?.stop();
+        break;
+      case 'coding_task':
+        void showCoding(event);
+        break;
+      case 'judge_case':
+        void room().then((r) => r.caseResult(event));
+        break;
+      case 'judge_result':
+        void room().then((r) => r.result(event));
+        break;
+      case 'state':
+        showState(event);
+        break;
+      case 'error':
+        notices.show(event.message, 'error', { code: event.code });
+        coding?.submissionRefused();
+        break;
+      case 'session_end':
+        finish(event.report_url);
+        break;
+    }
+  }
+
+  function room(): Promise<CodingRoom> {
+    codingLoad ??= import('../coding/coding-room').then(({ CodingRoom }) => {
+      const created = new CodingRoom(
+        (message) => connection.send(message),
+        (message) => notices.show(message),
+      );
+      replaceChildren(codingHost, created.element);
+      codingHost.hidden = false;
+      layout.classList.add('with-coding');
+      coding = created;
+      if (ended) created.disable();
+      return created;
+    });
+    return codingLoad;
+  }
+
+  async function showCoding(task: CodingTask): Promise<void> {
+    pendingTask = task;
+    codingHost.hidden = false;
+    layout.classList.add('with-coding');
+    if (!coding) replaceChildren(codingHost, h('p', { class: 'loading-editor' }, 'Loading the editor…'));
+    const r = await room();
+    if (pendingTask === task) r.setTask(task);
+    if (!ended) phase.textContent = PHASE_NAMES.coding;
+  }
+
+  function showState(event: StateEvent): void {
+    phase.textContent = PHASE_NAMES[event.phase] ?? event.phase.replace(/_/g, ' ');
+    phase.dataset.phase = event.phase;
+  }
+
+  function finish(reportUrl: string): void {
+    ended = true;
+    player?.stop();
+    voice?.disable();
+    answers.disable();
+    coding?.disable();
+    endButton.disabled = true;
+    phase.textContent = PHASE_NAMES.ended;
+    conversation.ended('The interview is over. Thank you!');
+    replaceChildren(
+      endPanel,
+      h('h2', {}, 'Interview finished'),
+      h('p', {}, 'Your report is ready: scores for each point, with the evidence they rest on.'),
+      h(
+        'p',
+        { class: 'actions' },
+        h('a', { href: reportUrl, class: 'button primary', 'data-testid': 'report-link' }, 'Open your report'),
+        h('a', { href: `/playback/${encodeURIComponent(stored.session_id)}`, 'data-nav': true, class: 'button secondary' }, 'Play back the interview'),
+      ),
+    );
+    endPanel.hidden = false;
+  }
+
+  function updateSoundPrompt(): void {
+    soundButton.hidden = !audioContext || audioContext.state === 'running' || ended;
+  }
+  soundButton.addEventListener('click', () => void audioContext?.resume());
+  endButton.addEventListener('click', () => {
+    endButton.disabled = true;
+    endButton.textContent = 'Ending…';
+    connection.send({ type: 'end' });
+  });
+
+  const conversationColumn = h(
+    'div',
+    { class: 'conversation-column' },
+    conversation.interviewerPanel,
+    conversation.transcriptPanel,
+    h('section', { class: 'card controls', 'aria-label': 'Answer' }, voice?.element ?? null, answers.element),
+  );
+  const layout = h('div', { class: 'room-layout' }, conversationColumn, codingHost, conversation.logPanel);
+  root.append(
+    h(
+      'div',
+      { class: 'room' },
+      h(
+        'header',
+        { class: 'room-header' },
+        h('a', { href: '/', 'data-nav': true, class: 'brand', 'aria-label': 'Viva lobby' }, 'Viva'),
+        phase,
+        badge.element,
+        h('span', { class: 'spacer' }),
+        soundButton,
+        endButton,
+      ),
+      h('main', { id: 'main', class: 'room-main' }, notices.element, endPanel, layout),
+    ),
+  );
+
+  connection.connect();
+  if (voice) {
+    // Inside the lobby's click the page may start audio; the mic asks for permission itself.
+    const ctx = getAudioContext();
+    void ctx.resume().finally(updateSoundPrompt);
+    void voice.start();
+  } else {
+    answers.focus();
+  }
+
+  return () => {
+    connection.close();
+    voice?.stop();
+    player?.stop();
+    coding?.dispose();
+    void audioContext?.close();
+  };
+}
+
+const AUDIO_CONFIG: ClientMessage = { type: 'audio_config', sample_rate: 16000, encoding: 'pcm_s16le' };
+
+export default interviewPage;

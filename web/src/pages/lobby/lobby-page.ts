@@ -1,0 +1,199 @@
+// Lobby: who the candidate is, how they rate themselves, voice or text, which rounds.
+// Creates the session over HTTP, keeps its token in this tab, and enters the interview room.
+import { ApiError, createSession, describeError } from '../../shared/api';
+import { h } from '../../shared/dom';
+import { NoticeArea } from '../../shared/notices';
+import type { SessionCreate } from '../../shared/protocol';
+import { loadCandidateId, saveCandidateId, saveSession } from '../../shared/session-store';
+import type { Page } from '../page';
+
+const ROLES = [
+  'Backend engineer (Python)',
+  'Software engineer',
+  'Full-stack engineer',
+  'Data engineer',
+  'Site reliability engineer',
+];
+
+const RATINGS: { key: keyof SessionCreate['self_ratings']; label: string; hint: string }[] = [
+  { key: 'algorithms', label: 'Algorithms & data structures', hint: '1 = new to it, 5 = contest level' },
+  { key: 'engineering', label: 'Engineering (systems, OS, networks, databases)', hint: '1 = new to it, 5 = expert' },
+  { key: 'projects', label: 'Project experience', hint: '1 = coursework, 5 = led large systems' },
+];
+
+function ratingGroup(key: string, label: string, hint: string): HTMLFieldSetElement {
+  const options = [1, 2, 3, 4, 5].map((n) =>
+    h(
+      'label',
+      { class: 'segment' },
+      h('input', { type: 'radio', name: `rating-${key}`, value: String(n), checked: n === 3, 'data-testid': `rating-${key}-${n}` }),
+      h('span', {}, String(n)),
+    ),
+  );
+  return h(
+    'fieldset',
+    { class: 'rating' },
+    h('legend', {}, label),
+    h('div', { class: 'segments' }, options),
+    h('p', { class: 'hint' }, hint),
+  );
+}
+
+const lobbyPage: Page = (root, { navigate }) => {
+  const notices = new NoticeArea();
+  const candidate = h('input', {
+    id: 'candidate-id',
+    name: 'candidate_id',
+    required: true,
+    maxlength: 64,
+    autocomplete: 'username',
+    placeholder: 'e.g. ada.lovelace',
+    value: loadCandidateId(),
+    'data-testid': 'candidate-id',
+    'aria-describedby': 'candidate-id-hint',
+  });
+  const role = h('input', { id: 'role', name: 'role', list: 'role-options', required: true, maxlength: 80, value: ROLES[0] });
+  const resume = h('textarea', {
+    id: 'resume',
+    name: 'resume_text',
+    rows: 6,
+    maxlength: 20000,
+    placeholder: 'Paste your resume or a few lines about your projects (optional)',
+  });
+  const voice = h('input', { type: 'radio', name: 'mode', value: 'voice', checked: true, 'data-testid': 'mode-voice' });
+  const text = h('input', { type: 'radio', name: 'mode', value: 'text', 'data-testid': 'mode-text' });
+  const concepts = h('input', { type: 'checkbox', name: 'round', value: 'concepts', checked: true, 'data-testid': 'round-concepts' });
+  const coding = h('input', { type: 'checkbox', name: 'round', value: 'coding', checked: true, 'data-testid': 'round-coding' });
+  const maxQuestions = h('input', {
+    id: 'max-questions',
+    type: 'number',
+    min: 1,
+    max: 30,
+    inputmode: 'numeric',
+    placeholder: 'default',
+    'data-testid': 'max-questions',
+  });
+  const start = h('button', { type: 'submit', class: 'primary large', 'data-testid': 'start-interview' }, 'Start interview');
+  const modeHint = h('p', { class: 'hint', id: 'mode-hint' });
+  const updateModeHint = () => {
+    modeHint.textContent = voice.checked
+      ? 'You will speak your answers; the browser asks for the microphone. Use headphones if you can.'
+      : 'You will type your answers; the interviewer’s questions are shown as text.';
+  };
+  voice.addEventListener('change', updateModeHint);
+  text.addEventListener('change', updateModeHint);
+  updateModeHint();
+
+  const form = h(
+    'form',
+    { class: 'lobby-form card', novalidate: true, 'aria-labelledby': 'lobby-title' },
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'candidate-id' }, 'Your name or candidate id'),
+      candidate,
+      h('p', { class: 'hint', id: 'candidate-id-hint' }, 'Use the same id next time: Viva remembers what to practise.'),
+    ),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'role' }, 'Role you are preparing for'),
+      role,
+      h('datalist', { id: 'role-options' }, ROLES.map((r) => h('option', { value: r }))),
+    ),
+    h('div', { class: 'ratings' }, RATINGS.map((r) => ratingGroup(r.key, r.label, r.hint))),
+    h(
+      'fieldset',
+      { class: 'choice' },
+      h('legend', {}, 'How will you answer?'),
+      h('label', { class: 'option' }, voice, h('span', {}, h('strong', {}, 'Voice'), ' — talk with the interviewer')),
+      h('label', { class: 'option' }, text, h('span', {}, h('strong', {}, 'Text'), ' — type your answers')),
+      modeHint,
+    ),
+    h(
+      'fieldset',
+      { class: 'choice' },
+      h('legend', {}, 'Rounds'),
+      h('label', { class: 'option' }, concepts, h('span', {}, h('strong', {}, 'Concepts'), ' — questions and follow-ups')),
+      h('label', { class: 'option' }, coding, h('span', {}, h('strong', {}, 'Coding'), ' — solve a problem in the editor; tests run live')),
+    ),
+    h(
+      'details',
+      { class: 'more' },
+      h('summary', {}, 'Resume and length (optional)'),
+      h('div', { class: 'field' }, h('label', { for: 'resume' }, 'Resume'), resume),
+      h(
+        'div',
+        { class: 'field field-inline' },
+        h('label', { for: 'max-questions' }, 'Questions in the concepts round'),
+        maxQuestions,
+      ),
+    ),
+    h('div', { class: 'actions' }, start),
+  );
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    notices.clear();
+    const rounds = [concepts, coding].filter((c) => c.checked).map((c) => c.value as 'concepts' | 'coding');
+    const candidateId = candidate.value.trim();
+    if (!candidateId) {
+      notices.show('Enter your name or a candidate id to start.');
+      candidate.focus();
+      return;
+    }
+    if (!rounds.length) {
+      notices.show('Choose at least one round.');
+      concepts.focus();
+      return;
+    }
+    const ratings = Object.fromEntries(
+      RATINGS.map((r) => {
+        const checked = form.querySelector<HTMLInputElement>(`input[name="rating-${r.key}"]:checked`);
+        return [r.key, Number(checked?.value ?? 3)];
+      }),
+    ) as SessionCreate['self_ratings'];
+    const mode = voice.checked ? 'voice' : 'text';
+    const body: SessionCreate = {
+      candidate_id: candidateId,
+      role: role.value.trim() || ROLES[0],
+      mode,
+      self_ratings: ratings,
+      resume_text: resume.value.trim() || null,
+      rounds,
+      max_questions: maxQuestions.value ? Number(maxQuestions.value) : null,
+    };
+    start.disabled = true;
+    start.textContent = 'Starting…';
+    try {
+      const created = await createSession(body);
+      saveCandidateId(candidateId);
+      saveSession({ ...created, mode, started: false });
+      navigate(`/interview/${encodeURIComponent(created.session_id)}`);
+    } catch (error) {
+      notices.show(describeError(error), 'error', { code: error instanceof ApiError ? error.code : undefined });
+      start.disabled = false;
+      start.textContent = 'Start interview';
+    }
+  });
+
+  root.append(
+    h(
+      'main',
+      { id: 'main', class: 'page page-narrow lobby' },
+      h(
+        'header',
+        { class: 'lobby-header' },
+        h('h1', { id: 'lobby-title' }, 'Viva'),
+        h('p', { class: 'lede' }, 'A mock technical interview you can talk to. Practise explaining concepts out loud, then solve a coding problem while the tests run.'),
+      ),
+      notices.element,
+      form,
+      h('footer', { class: 'page-footer' }, h('a', { href: '/review', 'data-nav': true }, 'Reviewer dashboard')),
+    ),
+  );
+  candidate.focus();
+  return () => undefined;
+};
+
+export default lobbyPage;
