@@ -36,6 +36,8 @@ class JudgeCoding:
 
 
 async def _start_judge(app: FastAPI, settings: Settings, redis: aioredis.Redis) -> Any:
+    if not settings.judge_enabled:
+        return None
     try:
         from judge.service import JudgeService
     except ImportError as exc:  # the judge package is optional for text-only deployments

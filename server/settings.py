@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     # Judge
     judge_backend: Literal["auto", "docker", "bwrap"] = "auto"
     judge_in_process_worker: bool = True
+    judge_enabled: bool = True  # off: a concepts-only server with no sandbox
 
     # Voice
     stt_model: Literal["tiny.en", "base"] = "tiny.en"

@@ -20,12 +20,14 @@ from store import keys
 # The session's start time is fixed by the first event so t_ms is an offset from the start.
 _APPEND = """
 local seq = redis.call('INCR', KEYS[1])
+local now = redis.call('TIME')
+local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local started = redis.call('HGET', KEYS[3], 'started_ms')
 if not started then
-  started = ARGV[2]
+  started = now_ms
   redis.call('HSET', KEYS[3], 'started_ms', started)
 end
-local t_ms = tonumber(ARGV[2]) - tonumber(started)
+local t_ms = math.max(0, now_ms - tonumber(started))
 redis.call('XADD', KEYS[2], seq .. '-0', 'seq', seq, 't_ms', t_ms, 'data', ARGV[1])
 return {seq, t_ms}
 """

@@ -28,12 +28,14 @@ elseif (not current) or tonumber(current) ~= expected then
 end
 local version = expected + 1
 redis.call('HSET', KEYS[1], 'version', version, 'doc', ARGV[2])
+local now = redis.call('TIME')
+local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local started = redis.call('HGET', KEYS[4], 'started_ms')
 if not started then
-  started = ARGV[3]
+  started = now_ms
   redis.call('HSET', KEYS[4], 'started_ms', started)
 end
-local t_ms = tonumber(ARGV[3]) - tonumber(started)
+local t_ms = math.max(0, now_ms - tonumber(started))
 local out = {version, t_ms}
 for i = 1, tonumber(ARGV[4]) do
   local seq = redis.call('INCR', KEYS[2])

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
 const assets = join(dist, 'assets');
-const watchless = { logLevel: 'warning', minify: true, legalComments: 'linked', target: 'es2022' };
+const watchless = { absWorkingDir: root, logLevel: 'warning', minify: true, legalComments: 'linked', target: 'es2022' };
 
 await rm(dist, { recursive: true, force: true });
 await mkdir(assets, { recursive: true });
@@ -40,10 +40,18 @@ await build({
   outdir: assets,
 });
 
+// esbuild also writes per-chunk CSS copies, but main.css already holds every rule (including
+// the lazily loaded editor's): drop the copies so nothing is shipped twice.
+for (const file of Object.keys(app.metafile.outputs)) {
+  if (file.endsWith('.css') && !file.endsWith('main.css')) await rm(join(root, file), { force: true });
+}
+
 const shell = await readFile(join(root, 'src/index.html'), 'utf8');
 await writeFile(join(dist, 'index.html'), shell);
 
-const bytes = Object.values(app.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+const bytes = Object.entries(app.metafile.outputs)
+  .filter(([file]) => !file.endsWith('.css') || file.endsWith('main.css'))
+  .reduce((n, [, o]) => n + o.bytes, 0);
 await writeFile(
   join(dist, 'build-info.json'),
   JSON.stringify({ built_at: new Date().toISOString(), app_bytes: bytes }, null, 2) + '\n',

@@ -3,7 +3,7 @@
 import { ApiError, describeError, getNdjson } from '../../shared/api';
 import { formatDuration, h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
-import type { CaseResult, OtherEvent, Verdict } from '../../shared/protocol';
+import type { CaseResult, Verdict } from '../../shared/protocol';
 import { VERDICT_NAMES } from '../../shared/protocol';
 import { loadReviewerToken, loadSession } from '../../shared/session-store';
 import type { Page } from '../page';
@@ -183,5 +183,4 @@ function evidenceTable(verdict: Verdict | null, cases: CaseResult[], passed: num
   );
 }
 
-export type { OtherEvent };
 export default playbackPage;

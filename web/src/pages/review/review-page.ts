@@ -1,0 +1,171 @@
+// Reviewer dashboard: asks for the reviewer token (kept in this tab only), lists sessions when
+// the server offers the list, and opens any session's report, playback and transcript.
+import { ApiError, describeError, getJson } from '../../shared/api';
+import { h, replaceChildren } from '../../shared/dom';
+import { NoticeArea } from '../../shared/notices';
+import { loadReviewerToken, saveReviewerToken } from '../../shared/session-store';
+import type { Page } from '../page';
+
+interface SessionSummary {
+  session_id: string;
+  candidate_id?: string;
+  role?: string;
+  phase?: string;
+  created_at?: string;
+  flags?: unknown[];
+}
+
+const reviewPage: Page = (root) => {
+  const notices = new NoticeArea();
+  const body = h('div', { class: 'review-body' });
+  const main = h('main', { id: 'main', class: 'page review' }, h('h1', {}, 'Reviewer dashboard'), notices.element, body);
+  root.append(main);
+
+  const render = () => {
+    notices.clear();
+    const token = loadReviewerToken();
+    if (!token) replaceChildren(body, tokenForm(render));
+    else replaceChildren(body, dashboard(token, notices, render));
+  };
+  render();
+  return () => undefined;
+};
+
+function tokenForm(done: () => void): HTMLElement {
+  const input = h('input', { id: 'reviewer-token', type: 'password', autocomplete: 'off', required: true, 'data-testid': 'reviewer-token' });
+  const form = h(
+    'form',
+    { class: 'card page-narrow' },
+    h('p', {}, 'Reviewing needs the reviewer token from the server’s settings (VIVA_REVIEWER_TOKEN). It stays in this browser tab only.'),
+    h('div', { class: 'field' }, h('label', { for: 'reviewer-token' }, 'Reviewer token'), input),
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'reviewer-token-submit' }, 'Continue')),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!input.value.trim()) return;
+    saveReviewerToken(input.value.trim());
+    done();
+  });
+  queueMicrotask(() => input.focus());
+  return form;
+}
+
+function dashboard(token: string, notices: NoticeArea, rerender: () => void): HTMLElement {
+  const list = h('div', { class: 'session-list', 'data-testid': 'session-list' }, h('p', { class: 'hint' }, 'Loading sessions…'));
+  const detail = h('section', { class: 'card', 'data-testid': 'review-detail', hidden: true });
+  const idInput = h('input', { id: 'review-session-id', required: true, autocomplete: 'off', 'data-testid': 'review-session-id' });
+  const open = h(
+    'form',
+    { class: 'inline-form' },
+    h('label', { for: 'review-session-id' }, 'Session id'),
+    idInput,
+    h('button', { type: 'submit', class: 'primary' }, 'Open'),
+  );
+  const signOut = h('button', { type: 'button', class: 'link' }, 'Forget token');
+  signOut.addEventListener('click', () => {
+    saveReviewerToken(null);
+    rerender();
+  });
+
+  const openSession = async (sessionId: string) => {
+    detail.hidden = false;
+    replaceChildren(detail, h('p', { class: 'hint' }, `Loading ${sessionId}…`));
+    try {
+      const report = await getJson<Record<string, unknown>>(`/api/sessions/${encodeURIComponent(sessionId)}/report`, token);
+      replaceChildren(detail, sessionDetail(sessionId, token, report));
+    } catch (error) {
+      replaceChildren(detail, h('p', { role: 'alert' }, describeError(error)));
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        notices.show('The reviewer token was refused. Enter it again.', 'error', { code: error.code });
+        saveReviewerToken(null);
+        rerender();
+      }
+    }
+  };
+  open.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const id = idInput.value.trim();
+    if (id) void openSession(id);
+  });
+
+  void (async () => {
+    try {
+      const sessions = await getJson<SessionSummary[] | { sessions: SessionSummary[] }>('/api/review/sessions', token);
+      const rows = Array.isArray(sessions) ? sessions : sessions.sessions;
+      replaceChildren(list, sessionTable(rows, (id) => void openSession(id)));
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        notices.show('The reviewer token was refused. Enter it again.', 'error', { code: error.code });
+        saveReviewerToken(null);
+        rerender();
+        return;
+      }
+      const unavailable = error instanceof ApiError && (error.status === 404 || error.status === 405);
+      replaceChildren(list, h('p', { class: 'hint' }, unavailable ? 'This server does not list sessions; open one by its id.' : describeError(error)));
+    }
+  })();
+
+  return h('div', {}, h('div', { class: 'review-toolbar' }, open, signOut), h('section', { class: 'card' }, h('h2', {}, 'Sessions'), list), detail);
+}
+
+function sessionTable(rows: SessionSummary[], open: (id: string) => void): HTMLElement {
+  if (!rows.length) return h('p', { class: 'hint' }, 'No sessions yet.');
+  return h(
+    'table',
+    { class: 'case-table' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Session'), h('th', {}, 'Candidate'), h('th', {}, 'Role'), h('th', {}, 'Phase'), h('th', {}, 'Flags'))),
+    h(
+      'tbody',
+      {},
+      rows.map((row) =>
+        h(
+          'tr',
+          { 'data-testid': 'review-session-row' },
+          h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => open(row.session_id) }, row.session_id)),
+          h('td', {}, row.candidate_id ?? ''),
+          h('td', {}, row.role ?? ''),
+          h('td', {}, row.phase ?? ''),
+          h('td', {}, Array.isArray(row.flags) ? String(row.flags.length) : ''),
+        ),
+      ),
+    ),
+  );
+}
+
+function sessionDetail(sessionId: string, token: string, report: Record<string, unknown>): HTMLElement {
+  const q = `?token=${encodeURIComponent(token)}`;
+  const id = encodeURIComponent(sessionId);
+  const scalars = Object.entries(report).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v));
+  const lists = Object.entries(report).filter(([, v]) => Array.isArray(v) && v.length && typeof v[0] === 'object');
+  return h(
+    'div',
+    {},
+    h('h2', {}, `Session ${sessionId}`),
+    h(
+      'p',
+      { class: 'actions' },
+      h('a', { href: `/playback/${id}${q}`, 'data-nav': true, class: 'button secondary' }, 'Playback'),
+      h('a', { href: `/sessions/${id}/report${q}`, class: 'button secondary' }, 'HTML report'),
+      h('a', { href: `/api/sessions/${id}/transcript.vtt${q}`, class: 'button secondary' }, 'Transcript (WebVTT)'),
+    ),
+    h('dl', { class: 'facts' }, scalars.flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, String(v))])),
+    lists.map(([k, v]) => objectTable(k, v as Record<string, unknown>[])),
+  );
+}
+
+function objectTable(title: string, rows: Record<string, unknown>[]): HTMLElement {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((c) => rows.some((r) => typeof r[c] !== 'object' || r[c] === null)).slice(0, 6);
+  return h(
+    'section',
+    {},
+    h('h3', {}, title.replace(/_/g, ' ')),
+    h(
+      'table',
+      { class: 'case-table' },
+      h('thead', {}, h('tr', {}, columns.map((c) => h('th', {}, c.replace(/_/g, ' '))))),
+      h('tbody', {}, rows.map((r) => h('tr', {}, columns.map((c) => h('td', {}, r[c] === null || r[c] === undefined || typeof r[c] === 'object' ? '' : String(r[c])))))),
+    ),
+  );
+}
+
+export default reviewPage;
