@@ -23,7 +23,7 @@ import time
 
 COMPILE_UID = 65534
 RUN_UID = 65533
-WORK = "/box/w"
+WORK = "/sandbox/w"
 
 
 def emit(event: dict) -> None:

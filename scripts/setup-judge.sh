@@ -85,9 +85,9 @@ fi
 # Trim what a judge never needs; keep the toolchains.
 rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/* \
        "$ROOTFS"/usr/share/doc "$ROOTFS"/usr/share/man "$ROOTFS"/usr/share/locale
-mkdir -p "$ROOTFS/viva" "$ROOTFS/box"
+mkdir -p "$ROOTFS/viva"
 tar -C "$ROOTFS" -c . | docker import \
-  --change 'WORKDIR /box' --change "LABEL org.viva.judge.inputs=$HASH" - "$TAG" >/dev/null \
+  --change "LABEL org.viva.judge.inputs=$HASH" - "$TAG" >/dev/null \
   || { say "docker import failed"; rm -rf "$WORK"; exit 0; }
 docker tag "$TAG" "$IMAGE_REPO:current"
 rm -rf "$WORK"

@@ -110,6 +110,9 @@ class SessionLink:
         self.voice: Any = None  # realtime.voice_session.VoiceSession when in voice mode
         self.tasks: list[asyncio.Task[None]] = []
         self.step_lock = asyncio.Lock()
+        # The tailer waits for the client to say where it is (start = from the beginning,
+        # resume = after its last seq), so a reconnect never gets events twice.
+        self.following = asyncio.Event()
 
     # -- outgoing ---------------------------------------------------------------------
 
@@ -127,6 +130,7 @@ class SessionLink:
                 self.reactions.put_nowait(e)
 
     async def tail(self) -> None:
+        await self.following.wait()
         while not self.conn.closed:
             batch = await self.engine.events.wait_after(self.session_id, self.conn.last_sent,
                                                         block_ms=5000)
@@ -212,6 +216,7 @@ class SessionLink:
 
     async def dispatch(self, msg: Any) -> None:
         if isinstance(msg, Start):
+            self.following.set()
             async with self.step_lock:
                 result = await self.engine.recover(self.session_id)
                 started = await self.engine.start(self.session_id)
@@ -227,6 +232,7 @@ class SessionLink:
             async with self.conn.lock:
                 self.conn.last_sent = min(msg.after_seq, await self.engine.events.last_seq(
                     self.session_id))
+            self.following.set()
             async with self.step_lock:
                 result = await self.engine.recover(self.session_id)
             sent = await self.conn.flush_until()

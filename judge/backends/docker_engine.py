@@ -121,7 +121,7 @@ class DockerBackend(SandboxBackend):
                      "/viva/job/manifest.json"],
             user="0:0", working_dir="/", environment={}, hostname="box",
             network_mode="none", read_only=True,
-            tmpfs={"/box": "rw,exec,nosuid,nodev,size=256m,mode=1777",
+            tmpfs={"/sandbox": "rw,exec,nosuid,nodev,size=256m,mode=1777",
                    "/tmp": f"rw,exec,nosuid,nodev,size={max(tmp, 512 << 20)},mode=1777"},
             volumes={str(RUNNER): {"bind": "/viva/runner.py", "mode": "ro"},
                      str(job_dir): {"bind": "/viva/job", "mode": "ro"}},

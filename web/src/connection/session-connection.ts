@@ -133,7 +133,8 @@ export class SessionConnection {
       }
       const event = parseServerEvent(String(message.data));
       if (!event) return;
-      if (typeof event.seq === 'number') {
+      // seq 0 / none: not part of the recorded stream (e.g. a refusal before the session opens).
+      if (typeof event.seq === 'number' && event.seq > 0) {
         if (event.seq <= this.lastSeq) return; // already seen before a reconnect
         this.lastSeq = event.seq;
       }

@@ -138,6 +138,13 @@ export interface JudgeCaseEvent extends Sequenced {
   time_ms: number | null;
   memory_kb: number | null;
 }
+export interface SubmissionQueuedEvent extends Sequenced {
+  type: 'submission_queued';
+  submission_id: string;
+  kind: 'run' | 'submit';
+  problem_id: string;
+  language: Language;
+}
 export interface JudgeResultEvent extends Sequenced, SubmissionResult {
   type: 'judge_result';
 }
@@ -171,6 +178,7 @@ export type ServerEvent =
   | TtsStopEvent
   | CodingTaskEvent
   | JudgeCaseEvent
+  | SubmissionQueuedEvent
   | JudgeResultEvent
   | StateEvent
   | ErrorEvent
@@ -186,6 +194,7 @@ export const SERVER_EVENT_TYPES = new Set<string>([
   'tts_stop',
   'coding_task',
   'judge_case',
+  'submission_queued',
   'judge_result',
   'state',
   'error',
@@ -211,6 +220,7 @@ export type ClientMessage =
   | { type: 'end' }
   | { type: 'resume'; after_seq: number }
   | { type: 'answer'; text: string }
+  | { type: 'end_turn' }
   | { type: 'audio_config'; sample_rate: 16000; encoding: 'pcm_s16le' }
   | { type: 'code_change'; problem_id: string; language: Language; code: string }
   | {

@@ -4,7 +4,14 @@
 import { CodeEditor } from '../../editor/code-editor';
 import { parseCompileLog } from '../../editor/compile-diagnostics';
 import { h } from '../../shared/dom';
-import type { ClientMessage, CodingTask, JudgeCaseEvent, Language, SubmissionResult } from '../../shared/protocol';
+import type {
+  ClientMessage,
+  CodingTask,
+  JudgeCaseEvent,
+  Language,
+  SubmissionQueuedEvent,
+  SubmissionResult,
+} from '../../shared/protocol';
 import { LANGUAGES, isLanguage } from '../../shared/protocol';
 import { EvidenceView } from './evidence-view';
 import { ProblemView } from './problem-view';
@@ -78,6 +85,10 @@ export class CodingRoom {
     this.editor.setTask(task);
     this.ready = true;
     this.setButtons(true);
+  }
+
+  queued(event: SubmissionQueuedEvent): void {
+    this.evidence.queued(event);
   }
 
   caseResult(event: JudgeCaseEvent): void {

@@ -1,7 +1,7 @@
 // Test evidence as it arrives: one row per case (verdict, time, memory), the overall verdict,
 // the compile log, the first failing sample in full, and the diff against the last revision.
 import { h, replaceChildren } from '../../shared/dom';
-import type { CaseResult, JudgeCaseEvent, SubmissionResult, Verdict } from '../../shared/protocol';
+import type { CaseResult, JudgeCaseEvent, SubmissionQueuedEvent, SubmissionResult, Verdict } from '../../shared/protocol';
 import { VERDICT_NAMES } from '../../shared/protocol';
 
 interface SubmissionView {
@@ -57,6 +57,13 @@ export class EvidenceView {
     replaceChildren(this.detail);
     replaceChildren(this.tableHost);
     this.current = null;
+  }
+
+  /** The server accepted a submission: its rows will fill this table. */
+  queued(event: SubmissionQueuedEvent): void {
+    if (this.finished.has(event.submission_id)) return;
+    if (this.status.dataset.state !== 'running') this.pending(event.kind);
+    this.viewFor(event.submission_id);
   }
 
   caseResult(event: JudgeCaseEvent): void {

@@ -47,8 +47,8 @@ export class ConversationView {
       'section',
       { class: 'card interviewer', 'aria-labelledby': 'interviewer-heading' },
       h('div', { class: 'card-head' }, h('h2', { id: 'interviewer-heading' }, 'Interviewer'), this.captionKind, this.speaking),
-      this.caption,
       this.feedback,
+      this.caption,
     );
     this.caption.textContent = 'Connecting to your interviewer…';
     this.transcriptPanel = h(
@@ -68,7 +68,6 @@ export class ConversationView {
   question(event: QuestionEvent): void {
     this.caption.textContent = event.text;
     this.captionKind.textContent = PHASE_LABELS[event.phase] ?? event.phase;
-    this.feedback.hidden = true;
     this.addLog('interviewer', event.text, PHASE_LABELS[event.phase]);
   }
 
@@ -89,6 +88,7 @@ export class ConversationView {
 
   finalTranscript(event: TranscriptFinalEvent): void {
     this.partial.textContent = '';
+    this.feedback.hidden = true; // feedback on the previous answer stays until the next one
     const typedIndex = this.pendingTyped.indexOf(event.text.trim());
     if (typedIndex >= 0) {
       // Our own typed answer coming back from the server: already shown.
@@ -99,6 +99,7 @@ export class ConversationView {
   }
 
   typedAnswer(text: string): void {
+    this.feedback.hidden = true;
     this.pendingTyped.push(text.trim());
     this.addFinal(text, 'typed');
   }

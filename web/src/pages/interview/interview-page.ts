@@ -91,6 +91,7 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
             if (connection.state === 'open') connection.send(AUDIO_CONFIG);
           },
           onStopped: () => connection.discardQueuedAudio(),
+          onEndTurn: () => connection.send({ type: 'end_turn' }),
         })
       : null;
   const answers = new AnswerForm(
@@ -146,6 +147,9 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
         break;
       case 'coding_task':
         void showCoding(event);
+        break;
+      case 'submission_queued':
+        void room().then((r) => r.queued(event));
         break;
       case 'judge_case':
         void room().then((r) => r.caseResult(event));
@@ -213,7 +217,7 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
       h(
         'p',
         { class: 'actions' },
-        h('a', { href: reportUrl, class: 'button primary', 'data-testid': 'report-link' }, 'Open your report'),
+        h('a', { href: withToken(reportUrl, stored.token), class: 'button primary', 'data-testid': 'report-link' }, 'Open your report'),
         h('a', { href: `/playback/${encodeURIComponent(stored.session_id)}`, 'data-nav': true, class: 'button secondary' }, 'Play back the interview'),
       ),
     );
@@ -273,6 +277,13 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
     coding?.dispose();
     void audioContext?.close();
   };
+}
+
+/** The report page is guarded by the session token; a plain link carries it in the query. */
+function withToken(url: string, token: string): string {
+  const parsed = new URL(url, location.href);
+  if (!parsed.searchParams.has('token')) parsed.searchParams.set('token', token);
+  return parsed.origin === location.origin ? parsed.pathname + parsed.search + parsed.hash : parsed.href;
 }
 
 const AUDIO_CONFIG: ClientMessage = { type: 'audio_config', sample_rate: 16000, encoding: 'pcm_s16le' };

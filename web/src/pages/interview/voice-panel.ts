@@ -8,6 +8,8 @@ export interface VoicePanelHooks {
   onFrame(pcm: ArrayBuffer): void;
   onStarted(): void;
   onStopped(): void;
+  /** The candidate says they are done, without waiting for the silence window. */
+  onEndTurn(): void;
 }
 
 export class VoicePanel {
@@ -19,6 +21,11 @@ export class VoicePanel {
     'button',
     { type: 'button', class: 'secondary', 'data-testid': 'mute', 'aria-pressed': 'false', disabled: true },
     'Mute',
+  );
+  private readonly endTurn = h(
+    'button',
+    { type: 'button', class: 'secondary', 'data-testid': 'end-turn', disabled: true, title: 'Send your answer now instead of waiting for a pause' },
+    'Done speaking',
   );
   private readonly meterFill = h('span', { class: 'meter-fill' });
   private readonly meter = h(
@@ -32,10 +39,11 @@ export class VoicePanel {
   constructor(private readonly hooks: VoicePanelHooks) {
     this.toggle.addEventListener('click', () => void (this.microphone ? this.stop() : this.start()));
     this.mute.addEventListener('click', () => this.setMuted(!this.microphone?.isMuted));
+    this.endTurn.addEventListener('click', () => this.hooks.onEndTurn());
     this.element = h(
       'section',
       { class: 'voice-panel', 'aria-label': 'Microphone' },
-      h('div', { class: 'voice-controls' }, this.toggle, this.mute, this.meter),
+      h('div', { class: 'voice-controls' }, this.toggle, this.mute, this.endTurn, this.meter),
       this.status,
     );
   }
@@ -61,6 +69,7 @@ export class VoicePanel {
       };
       this.toggle.textContent = 'Stop microphone';
       this.mute.disabled = false;
+      this.endTurn.disabled = false;
       this.setStatus('live', 'Listening. Speak your answer; pause when you are done.');
       this.hooks.onStarted();
     } catch (error) {
@@ -78,6 +87,7 @@ export class VoicePanel {
     this.microphone = null;
     this.toggle.textContent = 'Use microphone';
     this.mute.disabled = true;
+    this.endTurn.disabled = true;
     this.mute.setAttribute('aria-pressed', 'false');
     this.mute.textContent = 'Mute';
     this.showLevel(0, true);

@@ -1,6 +1,6 @@
 // Reviewer dashboard: asks for the reviewer token (kept in this tab only), lists sessions when
 // the server offers the list, and opens any session's report, playback and transcript.
-import { ApiError, describeError, getJson } from '../../shared/api';
+import { ApiError, describeError, getJson, postJson } from '../../shared/api';
 import { h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import { loadReviewerToken, saveReviewerToken } from '../../shared/session-store';
@@ -10,8 +10,8 @@ interface SessionSummary {
   session_id: string;
   candidate_id?: string;
   role?: string;
-  phase?: string;
-  created_at?: string;
+  status?: string;
+  overall_score?: number | null;
   flags?: unknown[];
 }
 
@@ -113,7 +113,7 @@ function sessionTable(rows: SessionSummary[], open: (id: string) => void): HTMLE
   return h(
     'table',
     { class: 'case-table' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Session'), h('th', {}, 'Candidate'), h('th', {}, 'Role'), h('th', {}, 'Phase'), h('th', {}, 'Flags'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Session'), h('th', {}, 'Candidate'), h('th', {}, 'Role'), h('th', {}, 'Status'), h('th', {}, 'Score'), h('th', {}, 'Flags'))),
     h(
       'tbody',
       {},
@@ -124,7 +124,8 @@ function sessionTable(rows: SessionSummary[], open: (id: string) => void): HTMLE
           h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => open(row.session_id) }, row.session_id)),
           h('td', {}, row.candidate_id ?? ''),
           h('td', {}, row.role ?? ''),
-          h('td', {}, row.phase ?? ''),
+          h('td', {}, row.status ?? ''),
+          h('td', { class: 'num' }, typeof row.overall_score === 'number' ? row.overall_score.toFixed(2) : '—'),
           h('td', {}, Array.isArray(row.flags) ? String(row.flags.length) : ''),
         ),
       ),
@@ -149,8 +150,45 @@ function sessionDetail(sessionId: string, token: string, report: Record<string, 
       h('a', { href: `/api/sessions/${id}/transcript.vtt${q}`, class: 'button secondary' }, 'Transcript (WebVTT)'),
     ),
     h('dl', { class: 'facts' }, scalars.flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, String(v))])),
+    flagList(report.reviewer_flags),
     lists.map(([k, v]) => objectTable(k, v as Record<string, unknown>[])),
+    overrideForm(sessionId, token, report),
   );
+}
+
+function flagList(flags: unknown): HTMLElement | null {
+  if (!Array.isArray(flags) || !flags.length) return null;
+  return h('section', {}, h('h3', {}, 'Flags for review'), h('ul', { 'data-testid': 'review-flags' }, flags.map((f) => h('li', {}, String(f)))));
+}
+
+/** A reviewer overrides the overall score with a note; the report keeps both. */
+function overrideForm(sessionId: string, token: string, report: Record<string, unknown>): HTMLElement {
+  const current = typeof report.overall_score === 'number' ? report.overall_score : 0.5;
+  const score = h('input', { id: 'override-score', type: 'number', min: 0, max: 1, step: 0.05, value: current.toFixed(2), required: true });
+  const note = h('textarea', { id: 'override-note', rows: 3, required: true, maxlength: 5000 });
+  const name = h('input', { id: 'override-reviewer', maxlength: 100, value: 'reviewer' });
+  const status = h('p', { role: 'status', class: 'hint' });
+  const form = h(
+    'form',
+    { class: 'override', 'data-testid': 'review-override' },
+    h('h3', {}, 'Override the score'),
+    h('div', { class: 'field field-inline' }, h('label', { for: 'override-score' }, 'Overall score (0–1)'), score),
+    h('div', { class: 'field' }, h('label', { for: 'override-note' }, 'Note (why)'), note),
+    h('div', { class: 'field' }, h('label', { for: 'override-reviewer' }, 'Reviewer'), name),
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Save override')),
+    status,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    status.textContent = 'Saving…';
+    try {
+      await postJson(`/api/sessions/${encodeURIComponent(sessionId)}/review`, { overall_score: Number(score.value), note: note.value.trim(), reviewer: name.value.trim() || 'reviewer' }, token);
+      status.textContent = 'Saved. The report now shows the override next to the computed score.';
+    } catch (error) {
+      status.textContent = describeError(error);
+    }
+  });
+  return form;
 }
 
 function objectTable(title: string, rows: Record<string, unknown>[]): HTMLElement {

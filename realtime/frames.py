@@ -1,0 +1,103 @@
+"""Typed frames that flow between the stages of one live voice session.
+
+Audio frames carry 30 ms of 16 kHz PCM16 with the wall-clock moment their last sample was
+captured. Turn frames are decisions of the turn detector. Stages never pass dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class AudioFrame:
+    samples: np.ndarray  # int16, 16 kHz, mono
+    captured_at: float  # time.monotonic() of the frame's last sample
+    voiced: bool = False
+    echo: bool = False  # the interviewer's own voice came back through the microphone
+
+
+@dataclass(frozen=True)
+class SpeechStarted:
+    turn: int
+    at: float
+
+
+@dataclass(frozen=True)
+class SpeechPaused:
+    """A short silence inside a turn: a good moment to prepare the final transcript."""
+
+    turn: int
+    voiced_end_at: float
+
+
+@dataclass(frozen=True)
+class SpeechResumed:
+    turn: int
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    turn: int
+    reason: Literal["silence", "explicit"]
+    voiced_end_at: float
+    ended_at: float
+    silence_window_ms: int
+
+
+@dataclass(frozen=True)
+class TurnDropped:
+    """Too little voice to be an answer (a cough, a click): forget it."""
+
+    turn: int
+
+
+TurnFrame = SpeechStarted | SpeechPaused | SpeechResumed | TurnEnded | TurnDropped
+
+
+@dataclass
+class TurnMarks:
+    """Moments of one candidate turn (time.monotonic()), for the latency event."""
+
+    voiced_end: float
+    turn_end: float
+    silence_window_ms: int
+    stt_final: float | None = None
+    stt_decode_ms: int | None = None
+    reply_ready: float | None = None
+    first_audio: float | None = None
+    speculative_hit: bool = False
+
+    def as_event(self, turn_id: str) -> dict[str, object]:
+        def rel(t: float | None) -> int | None:
+            return None if t is None else round((t - self.voiced_end) * 1000)
+
+        return {
+            "type": "latency",
+            "turn_id": turn_id,
+            "silence_window_ms": self.silence_window_ms,
+            "marks_ms": {"voiced_end": 0, "turn_end": rel(self.turn_end),
+                         "stt_final": rel(self.stt_final), "reply_ready": rel(self.reply_ready),
+                         "first_audio": rel(self.first_audio)},
+            "stt_decode_ms": self.stt_decode_ms,
+            "speculative_hit": self.speculative_hit,
+        }
+
+
+@dataclass(frozen=True)
+class FinalTranscript:
+    turn: int
+    text: str
+    marks: TurnMarks
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """Something for the interviewer to say."""
+
+    texts: list[str]
+    turn_id: str
+    marks: TurnMarks | None = field(default=None)  # set when it replies to a spoken turn

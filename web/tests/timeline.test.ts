@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { codeAt, evidenceAt, saidUpTo, type TimelineEvent } from '../src/pages/playback/timeline';
+
+const events: TimelineEvent[] = [
+  { seq: 1, t_ms: 0, type: 'question', text: 'Q1', phase: 'warmup' },
+  { seq: 2, t_ms: 1000, type: 'transcript_final', text: 'A1', turn_id: 't1' },
+  { seq: 3, t_ms: 1500, type: 'feedback', kind: 'comment', text: 'F1' },
+  { seq: 4, t_ms: 3000, type: 'code_change', problem_id: 'p', language: 'python', code: 'v1' },
+  { seq: 5, t_ms: 4000, type: 'code_change', problem_id: 'p', language: 'python', code: 'v2' },
+  { seq: 6, t_ms: 4100, type: 'judge_case', submission_id: 's1', case_id: 'c1', kind: 'sample', verdict: 'AC', time_ms: 5, memory_kb: 900 },
+  { seq: 7, t_ms: 4200, type: 'judge_case', submission_id: 's1', case_id: 'c2', kind: 'hidden', verdict: 'WA', time_ms: 6, memory_kb: 900 },
+  { seq: 8, t_ms: 4300, type: 'judge_result', submission_id: 's1', verdict: 'WA', passed: 1, total: 2, cases: [{ id: 'c1' }, { id: 'c2' }] },
+];
+
+test('what was said is cumulative up to t', () => {
+  assert.deepEqual(saidUpTo(events, 999).map((l) => l.text), ['Q1']);
+  assert.deepEqual(saidUpTo(events, 1500).map((l) => `${l.who}:${l.text}`), ['interviewer:Q1', 'candidate:A1', 'interviewer:F1']);
+});
+
+test('code at t is the latest recorded state', () => {
+  assert.equal(codeAt(events, 2999), null);
+  assert.equal(codeAt(events, 3500)?.code, 'v1');
+  assert.equal(codeAt(events, 9999)?.code, 'v2');
+});
+
+test('evidence shows partial cases while judging, then the result', () => {
+  assert.equal(evidenceAt(events, 4000), null);
+  const partial = evidenceAt(events, 4150);
+  assert.equal(partial?.verdict, null);
+  assert.deepEqual(partial?.cases.map((c) => c.id), ['c1']);
+  const done = evidenceAt(events, 5000);
+  assert.equal(done?.verdict, 'WA');
+  assert.equal(done?.total, 2);
+});
