@@ -33,19 +33,21 @@ class ModelPointJudgement(BaseModel):
 
     point_id: str
     covered: float = Field(ge=0, le=1)
-    quote: str = ""  # the candidate's words that show it; must appear in the answer
+    # The candidate's words that show it; must appear in the answer. Bounded so a
+    # grammar-constrained small model cannot ramble inside a string.
+    quote: str = Field(default="", max_length=160)
 
 
 class ModelEvaluation(BaseModel):
-    points: list[ModelPointJudgement]
+    points: list[ModelPointJudgement] = Field(max_length=12)
 
 
 class ModelFeedback(BaseModel):
-    evidence: str
-    suggestion: str
-    judgement: str
+    evidence: str = Field(max_length=300)
+    suggestion: str = Field(max_length=300)
+    judgement: str = Field(max_length=160)
 
 
 class ModelVote(BaseModel):
     ok: bool
-    reason: str = ""
+    reason: str = Field(default="", max_length=200)

@@ -76,10 +76,12 @@ class QuestionAgent:
             [avoid_topic] if avoid_topic else [])
         counts = {t: 0 for t in plan}
         for turn in state.turns:
-            if turn.followup_id is None and turn.topic in counts:
+            if turn.followup_id is None and turn.phase != Phase.warmup and turn.topic in counts:
                 counts[turn.topic] += 1
-        # Spread questions over topics: fewest asked first, plan order breaks ties.
-        ordered = sorted(plan, key=lambda t: (counts[t], plan.index(t)))
+        weak_topics = {self._topic_of_key(k) for k in state.weak_points}
+        # Spread questions over topics: fewest asked first; among those, topics where the
+        # candidate was weak before, then plan order.
+        ordered = sorted(plan, key=lambda t: (counts[t], t not in weak_topics, plan.index(t)))
         levels = _nearest_levels(state.difficulty)
         for level in levels:
             for topic in ordered:
@@ -91,6 +93,12 @@ class QuestionAgent:
                 if pool:
                     return Pick(pool[_index(state, len(pool))], None, Phase.initial)
         return None
+
+    def _topic_of_key(self, key: str) -> str | None:
+        if key.startswith("topic:"):
+            return key.split(":", 1)[1]
+        q = self.bank.questions.get(key.split("/", 1)[0])
+        return q.topic.value if q else None
 
     def followup(self, state: InterviewState, question: Question,
                  point_coverage: dict[str, float]) -> Pick | None:

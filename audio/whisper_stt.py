@@ -11,6 +11,7 @@ greedily with the interview's question and key terms as the prompt.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -85,9 +86,12 @@ class WhisperRecognizer(SpeechRecognizer):
             return Recognition("", audio_s, 0.0, 1.0, 0.0, rejected="too short")
         features = ctranslate2.StorageView.from_array(self._features(audio))
         max_tokens = int(10 + min(audio_s, MAX_WINDOW_S) * TOKENS_PER_S)
+        prompt = self._prompt(request)
         result = self._model.model.generate(
-            features, [self._prompt(request)], beam_size=self.beam_size,
-            max_length=max_tokens, suppress_tokens=self._suppress, suppress_blank=True,
+            features, [prompt], beam_size=self.beam_size,
+            # CTranslate2 counts the prompt in max_length.
+            max_length=len(prompt) + max_tokens, suppress_tokens=self._suppress,
+            suppress_blank=True,
             return_scores=True, return_no_speech_prob=True,
         )[0]
         tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
@@ -98,18 +102,33 @@ class WhisperRecognizer(SpeechRecognizer):
         rejected: str | None = None
         if no_speech > NO_SPEECH_REJECT and avg_logprob < -0.5:
             rejected, text = "no speech", ""
-        elif len(tokens) >= max_tokens - 1:
-            # A loop repeats one sentence until the token budget runs out: keep one copy.
-            text = _drop_repeats(text)
+        else:
+            # Short windows end in silence; tiny models sometimes "continue" by repeating
+            # what they just heard. A trailing sentence already said is not new speech.
+            text = drop_repeated_tail(text)
         return Recognition(text, audio_s, decode_s, no_speech, avg_logprob, rejected)
 
 
-def _drop_repeats(text: str) -> str:
-    """Cut a decoding that ran into a loop back to its first occurrence of the repeated part."""
-    sentences = [s.strip() for s in text.replace("?", ".").split(".") if s.strip()]
-    kept: list[str] = []
-    for sentence in sentences:
-        if sentence in kept:
-            break
-        kept.append(sentence)
-    return ". ".join(kept) + ("." if kept else "")
+def _words(text: str) -> list[str]:
+    return "".join(c.lower() if c.isalnum() else " " for c in text).split()
+
+
+def _contains(haystack: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def drop_repeated_tail(text: str) -> str:
+    """Remove trailing sentences whose words already appeared, in order, earlier on."""
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    while len(sentences) > 1:
+        last = _words(sentences[-1])
+        earlier = _words(" ".join(sentences[:-1]))
+        if len(last) >= 2 and (_contains(earlier, last) or earlier[: len(last)] == last):
+            sentences.pop()
+            continue
+        if len(last) >= 4 and (_contains(earlier, last[:-1]) or _contains(earlier, last[1:])):
+            sentences.pop()  # a repeat cut off by the token budget, or with a word changed
+            continue
+        break
+    return " ".join(sentences)

@@ -116,6 +116,7 @@ def run(argv: list[str], uid: int, env: dict, stdin: bytes, limits: dict,
         sel.register(in_w, selectors.EVENT_WRITE)
     else:
         os.close(in_w)
+        in_w = -1  # the number may be reused by the pidfd below
     sel.register(out_r, selectors.EVENT_READ)
     sel.register(err_r, selectors.EVENT_READ)
     pidfd = os.pidfd_open(pid)
@@ -150,6 +151,7 @@ def run(argv: list[str], uid: int, env: dict, stdin: bytes, limits: dict,
                 if offset >= len(stdin):
                     sel.unregister(in_w)
                     os.close(in_w)
+                    in_w = -1
             elif fd == pidfd:
                 sel.unregister(pidfd)
                 _, status, usage = os.wait4(pid, 0)
@@ -178,7 +180,7 @@ def run(argv: list[str], uid: int, env: dict, stdin: bytes, limits: dict,
             os.close(fd)
         except OSError:
             pass
-    if offset < len(stdin):
+    if in_w >= 0:
         try:
             os.close(in_w)
         except OSError:

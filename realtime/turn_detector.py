@@ -36,6 +36,10 @@ class TurnDetector:
         self._paused = False
         self._voiced_end_at = 0.0
 
+    @property
+    def voiced_run_ms(self) -> int:
+        return self._voiced_run * FRAME_MS
+
     def push(self, frame: AudioFrame) -> list[TurnFrame]:
         voiced = frame.voiced and not frame.echo
         self._voiced_run = self._voiced_run + 1 if voiced else 0

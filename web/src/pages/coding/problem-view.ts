@@ -9,6 +9,7 @@ export class ProblemView {
     const limits: string[] = [];
     if (task.limits?.time_ms) limits.push(`Time ${task.limits.time_ms} ms`);
     if (task.limits?.memory_mb) limits.push(`Memory ${task.limits.memory_mb} MB`);
+    this.element.dataset.problemId = task.problem_id;
     replaceChildren(
       this.element,
       h('h2', { id: 'problem-title' }, task.title || task.problem_id),

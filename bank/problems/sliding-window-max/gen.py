@@ -1,0 +1,9 @@
+import random
+
+
+def generate(n, k, seed, lo=-1000000000, hi=1000000000, order=None):
+    rng = random.Random(seed)
+    values = [rng.randint(lo, hi) for _ in range(n)]
+    if order == "desc":
+        values.sort(reverse=True)
+    return f"{n} {k}\n" + " ".join(map(str, values)) + "\n"

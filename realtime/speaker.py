@@ -1,0 +1,142 @@
+"""Text-to-speech stage: says utterances one after another, sentence by sentence.
+
+Each sentence is synthesized (or taken from the cache) and sent as PCM16 chunks at once, so
+the first audio leaves after one short sentence, not the whole reply. Everything sent is
+also given to the echo detector, which needs to know what the client is playing. ``stop``
+cuts the current utterance (barge-in) and tells the client to drop what it buffered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+
+from audio.echo import EchoDetector
+from audio.sentences import split_for_speech
+from audio.tts import SpeechSynthesizer
+from audio.tts_cache import SpeechCache
+from realtime.frames import Utterance
+from realtime.ports import Outbox
+
+log = logging.getLogger(__name__)
+
+CHUNK_S = 0.2  # PCM per binary frame
+
+
+class Speaker:
+    def __init__(self, synthesizer: SpeechSynthesizer, cache: SpeechCache, executor: Executor,
+                 outbox: Outbox, echo: EchoDetector,
+                 clock: Callable[[], float] = time.monotonic):
+        self._synth = synthesizer
+        self._cache = cache
+        self._executor = executor
+        self._outbox = outbox
+        self._echo = echo
+        self._clock = clock
+        self._queue: asyncio.Queue[Utterance] = asyncio.Queue()
+        self._current: asyncio.Task[None] | None = None
+        self._current_turn: str | None = None  # the utterance whose audio the client may play
+
+    @property
+    def sample_rate(self) -> int:
+        return self._synth.sample_rate
+
+    def say(self, utterance: Utterance) -> None:
+        self._queue.put_nowait(utterance)
+
+    def is_speaking(self, now: float) -> bool:
+        """Synthesizing, or the client is still playing what it was sent."""
+        if self._current is not None and not self._current.done():
+            return True
+        if not self._queue.empty():
+            return True
+        end = self._echo.playing_until()
+        return end is not None and now < end
+
+    async def run(self) -> None:
+        while True:
+            utterance = await self._queue.get()
+            self._current = asyncio.create_task(self._say(utterance), name="tts-utterance")
+            # wait() does not raise when stop() cancels the utterance; only our own
+            # cancellation ends this loop.
+            try:
+                await asyncio.wait({self._current})
+            except asyncio.CancelledError:
+                self._current.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._current
+                raise
+            if not self._current.cancelled() and self._current.exception() is not None:
+                log.error("speaking failed", exc_info=self._current.exception())
+                with contextlib.suppress(Exception):
+                    await self._outbox.send_event({"type": "error", "code": "tts_failed",
+                                                   "message": "the interviewer's voice failed; "
+                                                              "the text is shown instead"})
+
+    async def stop(self) -> bool:
+        """Barge-in: drop queued speech, cut the current one, tell the client. True if it did."""
+        now = self._clock()
+        if not self.is_speaking(now):
+            return False
+        turn_id = self._current_turn
+        while not self._queue.empty():
+            dropped = self._queue.get_nowait()
+            turn_id = turn_id or dropped.turn_id
+        if self._current is not None and not self._current.done():
+            self._current.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._current
+        self._echo.reset()
+        self._current_turn = None
+        await self._outbox.send_event({"type": "tts_stop", "turn_id": turn_id})
+        return True
+
+    async def _piece_audio(self, text: str) -> bytes:
+        cached = self._cache.get(text)
+        if cached is not None:
+            return cached
+        loop = asyncio.get_running_loop()
+        pcm = await loop.run_in_executor(self._executor, self._synth.synthesize, text)
+        self._cache.put(text, pcm)
+        return pcm
+
+    async def _say(self, utterance: Utterance) -> None:
+        pieces = split_for_speech(utterance.texts)
+        if not pieces:
+            return
+        rate = self._synth.sample_rate
+        if self._echo.playing_until() is None or self._clock() > (
+                self._echo.playing_until() or 0.0):
+            self._echo.reset()  # a fresh timeline once the client has played everything
+        self._current_turn = utterance.turn_id
+        await self._outbox.send_event({"type": "tts_start", "turn_id": utterance.turn_id,
+                                       "sample_rate": rate})
+        chunk_bytes = int(rate * CHUNK_S) * 2
+        first = True
+        next_audio = asyncio.create_task(self._piece_audio(pieces[0]))
+        try:
+            for i in range(len(pieces)):
+                pcm = await next_audio
+                if i + 1 < len(pieces):
+                    # Synthesize the next sentence while this one is being sent and played.
+                    next_audio = asyncio.create_task(self._piece_audio(pieces[i + 1]))
+                for start in range(0, len(pcm), chunk_bytes):
+                    chunk = pcm[start:start + chunk_bytes]
+                    await self._outbox.send_audio(chunk)
+                    self._echo.add_reference(chunk, rate, self._clock())
+                    if first:
+                        first = False
+                        if utterance.marks is not None:
+                            utterance.marks.first_audio = self._clock()
+                            await self._outbox.send_event(
+                                utterance.marks.as_event(utterance.turn_id))
+        finally:
+            if not next_audio.done():
+                next_audio.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await next_audio
+        await self._outbox.send_event({"type": "tts_end", "turn_id": utterance.turn_id})

@@ -1,0 +1,74 @@
+"""Process-wide voice parts, loaded once and shared by every live session."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from audio.sentences import split_for_speech
+from audio.stt_pool import RecognitionPool
+from audio.tts import PiperSynthesizer, SpeechSynthesizer
+from audio.tts_cache import SpeechCache
+from audio.vad import VoiceActivityDetector, WebRtcVoiceDetector
+from audio.whisper_stt import WhisperRecognizer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class VoiceServices:
+    pool: RecognitionPool
+    synthesizer: SpeechSynthesizer
+    cache: SpeechCache
+    tts_executor: ThreadPoolExecutor
+    stt_name: str
+    load_s: float = 0.0
+
+    @classmethod
+    def load(cls, *, stt_model: str = "tiny.en", stt_workers: int = 1,
+             cache_dir: Path | None = None) -> VoiceServices:
+        """Load the speech model and the voice (blocking, ≈ 2 s). Never downloads."""
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        started = time.perf_counter()
+        recognizer = WhisperRecognizer.load(stt_model, cache_dir=cache_dir,
+                                            workers=max(1, stt_workers))
+        synthesizer = PiperSynthesizer()
+        services = cls(
+            pool=RecognitionPool(recognizer),
+            synthesizer=synthesizer,
+            cache=SpeechCache(synthesizer.name, cache_dir),
+            # One synthesis at a time: it uses both cores on its own.
+            tts_executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="tts"),
+            stt_name=stt_model,
+        )
+        services.load_s = time.perf_counter() - started
+        log.info("voice loaded in %.1f s: stt %s, tts %s", services.load_s, stt_model,
+                 synthesizer.name)
+        return services
+
+    def new_vad(self) -> VoiceActivityDetector:
+        return WebRtcVoiceDetector()
+
+    def status(self) -> dict[str, str]:
+        return {"stt": f"ok {self.stt_name}", "tts": f"ok {self.synthesizer.name}"}
+
+    def prewarm(self, texts: list[str]) -> int:
+        """Synthesize into the cache every sentence of ``texts`` not there yet (blocking).
+
+        For bank-authored questions and feedback: call it in a thread at startup; with a cache
+        folder the work is done once per machine. Returns the number of sentences made.
+        """
+        made = 0
+        for piece in split_for_speech(texts):
+            if self.cache.get(piece) is None:
+                self.cache.put(piece, self.synthesizer.synthesize(piece))
+                made += 1
+        return made
+
+    def close(self) -> None:
+        self.pool.close()
+        self.tts_executor.shutdown(wait=False, cancel_futures=True)

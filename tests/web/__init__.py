@@ -1,0 +1,1 @@
+"""Browser app tests: build checks, node unit tests, and real-Chromium tests."""

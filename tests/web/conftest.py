@@ -1,0 +1,40 @@
+"""Fixtures for the web tests: an up-to-date build, Playwright, JS-error capture."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Playwright, sync_playwright
+
+from tests.conftest import ROOT
+from tests.web.harness import JsErrors
+
+WEB = ROOT / "web"
+
+
+@pytest.fixture(scope="session")
+def web_dist() -> Path:
+    """Runs the idempotent web setup (npm ci when stale, build when sources are newer)."""
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "setup-web.sh")], cwd=ROOT,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, f"web build failed:\n{result.stdout}\n{result.stderr}"
+    dist = WEB / "dist"
+    assert (dist / "index.html").is_file() and (dist / "assets" / "main.js").is_file()
+    return dist
+
+
+@pytest.fixture(scope="module")
+def playwright_driver() -> Iterator[Playwright]:
+    # Module scope: the sync driver is stopped before async tests elsewhere run.
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture
+def js_errors() -> Iterator[JsErrors]:
+    errors = JsErrors()
+    yield errors
+    errors.assert_none()

@@ -1,0 +1,250 @@
+"""A scripted stand-in for the interview server, for UI tests only.
+
+It serves the real built app through the real pages router and speaks the contract's
+websocket protocol with fixed, predictable replies, so a test can drive exact situations the
+live engine produces only by chance: a dropped connection mid-interview, barge-in during
+speech, a compile error on a known line, a wrong answer on a sample. It records everything the
+browser sends. The end-to-end tests (test_web_e2e.py) use the real server instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import struct
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+
+from server.errors import install_error_handlers
+from server.routes import pages
+from tests.conftest import free_port
+
+TOKEN = "scripted-token"
+TEMPLATES = {
+    "python": "import sys\n\ndef main():\n    a, b = map(int, sys.stdin.read().split())\n    # your code\n\nmain()\n",
+    "c": "#include <stdio.h>\n\nint main(void) {\n    return 0;\n}\n",
+    "cpp": "#include <iostream>\n\nint main() {\n    return 0;\n}\n",
+    "java": "public class Main {\n    public static void main(String[] args) {\n    }\n}\n",
+    "go": "package main\n\nfunc main() {\n}\n",
+    "javascript": "const input = require('fs').readFileSync(0, 'utf8');\n",
+}
+CODING_TASK = {
+    "type": "coding_task", "problem_id": "a-plus-b", "title": "A plus B",
+    "statement": "Read two integers, print their sum.\n\nUse `int` arithmetic.",
+    "templates": TEMPLATES,
+    "samples": [{"input": "1 2\n", "output": "3\n"}, {"input": "-5 5\n", "output": "0\n"}],
+}
+
+
+def tone_pcm16(seconds: float, rate: int = 22050, hz: float = 220.0) -> bytes:
+    n = int(seconds * rate)
+    return b"".join(struct.pack("<h", int(8000 * math.sin(2 * math.pi * hz * i / rate)))
+                    for i in range(n))
+
+
+@dataclass
+class Script:
+    """Everything recorded and the events sent, so a resume can replay after any seq."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    received: list[dict[str, Any]] = field(default_factory=list)
+    binary_frames: int = 0
+    binary_bytes: int = 0
+    connections: int = 0
+    socket: WebSocket | None = None
+    submissions: int = 0
+
+    def kinds(self) -> list[str]:
+        return [m.get("type", "?") for m in self.received]
+
+
+class ScriptedServer:
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.script = Script()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.app = self._build()
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws_max_size=1 << 20)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("scripted server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    # -- test controls (called from the test thread) ------------------------------------
+
+    def call(self, coro: Any) -> Any:
+        assert self.loop is not None, "no websocket connected yet"
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=10)
+
+    def drop_connection(self) -> None:
+        """Closes the socket the way a network drop would (abnormal, retryable)."""
+        async def drop() -> None:
+            if self.script.socket is not None:
+                await self.script.socket.close(code=1012)
+        self.call(drop())
+
+    def push(self, *events: dict[str, Any]) -> None:
+        async def push() -> None:
+            for event in events:
+                await self._emit(event)
+        self.call(push())
+
+    def speak(self, turn_id: str, seconds: float) -> None:
+        self.call(self._speak(turn_id, seconds, end=False))
+
+    # -- the protocol -------------------------------------------------------------------
+
+    async def _emit(self, event: dict[str, Any], live: bool = True) -> None:
+        event = {**event, "seq": len(self.script.events) + 1, "t_ms": len(self.script.events) * 500}
+        self.script.events.append(event)
+        if live and self.script.socket is not None:
+            await self.script.socket.send_text(json.dumps(event))
+
+    async def _speak(self, turn_id: str, seconds: float, end: bool = True) -> None:
+        await self._emit({"type": "tts_start", "turn_id": turn_id, "sample_rate": 22050})
+        pcm = tone_pcm16(seconds)
+        ws = self.script.socket
+        assert ws is not None
+        # Odd-sized chunks on purpose: the player must carry half a sample across chunks.
+        for i in range(0, len(pcm), 4411):
+            await ws.send_bytes(pcm[i:i + 4411])
+        if end:
+            await self._emit({"type": "tts_end", "turn_id": turn_id})
+
+    async def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "start" and not self.script.events:
+            await self._emit({"type": "state", "phase": "warmup"})
+            await self._emit({"type": "question", "text": "Tell me about a hash table.",
+                              "question_id": "q1", "phase": "warmup", "turn_id": "t1"})
+            await self._speak("t1", 0.6)
+        elif kind == "answer":
+            text = str(message.get("text", ""))
+            await self._emit({"type": "transcript_final", "text": text, "turn_id": "t1"})
+            await self._emit({"type": "feedback", "kind": "guidance",
+                              "text": "Good start; say more about collisions."})
+            await self._emit({"type": "state", "phase": "coding"})
+            await self._emit({"type": "question", "text": "Now solve A plus B.",
+                              "question_id": "a-plus-b", "phase": "coding", "turn_id": "t2"})
+            await self._emit(CODING_TASK)
+        elif kind == "submit":
+            await self._judge(message)
+        elif kind == "end":
+            await self._emit({"type": "session_end", "report_url": "/sessions/s-1/report"})
+
+    async def _judge(self, message: dict[str, Any]) -> None:
+        self.script.submissions += 1
+        sid = f"sub-{self.script.submissions}"
+        code = str(message.get("code", ""))
+        run = message.get("kind") == "run"
+        await self._emit({"type": "submission_queued", "submission_id": sid,
+                          "kind": message.get("kind"), "problem_id": "a-plus-b",
+                          "language": message.get("language")})
+        if "SYNTAX" in code:
+            log = ('  File "/work/main.py", line 2\n    print(a +\n           ^\n'
+                   "SyntaxError: '(' was never closed\n")
+            await self._emit({"type": "judge_result", "submission_id": sid, "status": "done",
+                              "verdict": "CE", "passed": 0, "total": 2, "revision": 1,
+                              "compile": {"ok": False, "log": log}, "cases": [],
+                              "evidence_text": "CE", "diff": None, "kind": message.get("kind"),
+                              "language": message.get("language")})
+            return
+        wrong = "WRONG" in code
+        cases = [("s1", "sample", "AC"), ("s2", "sample", "WA" if wrong else "AC")]
+        if not run:
+            cases += [("h1", "hidden", "AC"), ("p1", "performance", "AC")]
+        results = []
+        for case_id, case_kind, verdict in cases:
+            await asyncio.sleep(0.15)
+            row = {"submission_id": sid, "case_id": case_id, "kind": case_kind,
+                   "verdict": verdict, "time_ms": 12, "memory_kb": 3400}
+            await self._emit({"type": "judge_case", **row})
+            full: dict[str, Any] = {"id": case_id, "kind": case_kind, "verdict": verdict,
+                                    "time_ms": 12, "memory_kb": 3400}
+            if case_id == "s2":
+                full.update(input="-5 5\n", expected="0\n", stdout="-10\n" if wrong else "0\n")
+            results.append(full)
+        passed = sum(1 for r in results if r["verdict"] == "AC")
+        await self._emit({"type": "judge_result", "submission_id": sid, "status": "done",
+                          "verdict": "WA" if wrong else "AC", "passed": passed,
+                          "total": len(results), "revision": self.script.submissions,
+                          "compile": {"ok": True, "log": ""}, "cases": results,
+                          "evidence_text": "", "kind": message.get("kind"),
+                          "diff": "--- rev\n+++ rev\n@@ -1 +1 @@\n-old\n+new\n",
+                          "language": message.get("language")})
+
+    def _build(self) -> FastAPI:
+        app = FastAPI()
+        install_error_handlers(app)
+        app.include_router(pages.router)
+
+        @app.post("/api/sessions", status_code=201)
+        async def create(body: dict[str, Any]) -> JSONResponse:
+            if not body.get("candidate_id"):
+                return JSONResponse({"error": {"code": "invalid_input",
+                                               "message": "The request body is invalid; see details.",
+                                               "details": [{"loc": ["body", "candidate_id"],
+                                                            "msg": "Field required"}]}},
+                                    status_code=422)
+            self.script.received.append({"type": "http_create", **body})
+            return JSONResponse({"session_id": "s-1", "token": TOKEN,
+                                 "ws_url": f"ws://0.0.0.0:1/ws/sessions/s-1?token={TOKEN}"},
+                                status_code=201)
+
+        @app.websocket("/ws/sessions/{session_id}")
+        async def socket(ws: WebSocket, session_id: str) -> None:
+            await ws.accept()
+            if ws.query_params.get("token") != TOKEN:
+                await ws.send_text(json.dumps({"type": "error", "seq": 0, "code": "unauthorized",
+                                               "message": "bad token"}))
+                await ws.close(code=1008)
+                return
+            self.loop = asyncio.get_running_loop()
+            self.script.connections += 1
+            self.script.socket = ws
+            try:
+                while True:
+                    message = await ws.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    if message.get("bytes") is not None:
+                        self.script.binary_frames += 1
+                        self.script.binary_bytes += len(message["bytes"])
+                        continue
+                    data = json.loads(message["text"])
+                    self.script.received.append(data)
+                    if data.get("type") == "resume":
+                        for event in self.script.events:
+                            if event["seq"] > int(data.get("after_seq", 0)):
+                                await ws.send_text(json.dumps(event))
+                        continue
+                    await self._on_message(data)
+            except WebSocketDisconnect:
+                return
+            finally:
+                if self.script.socket is ws:
+                    self.script.socket = None
+
+        return app

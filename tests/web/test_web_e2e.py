@@ -1,0 +1,160 @@
+"""End to end in real Chromium against the real server (`viva serve`, real Redis, real
+speech models, real sandboxed judge): a spoken interview through the fake microphone, then
+the coding round with a wrong and a correct solution, the report, playback and review."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, Playwright, expect
+
+from tests.conftest import ROOT
+from tests.web.harness import JsErrors, VivaServer, launch, screenshot, speech_wav, viva_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SPOKEN = ("A hash table stores keys and values in buckets. "
+          "A hash function picks the bucket for each key.")
+WRONG = "import sys\nsys.stdin.read()\nprint('definitely not the answer')\n"
+TYPED = ("I would explain the trade offs: time and memory, the common cases, and the failure "
+         "modes, with an example from a project where I measured it.")
+
+
+@pytest.fixture
+def server(web_dist: Path, redis_url: str, tmp_path: Path,
+           request: pytest.FixtureRequest) -> Iterator[VivaServer]:
+    with viva_server(redis_url, tmp_path / "data", request.node.name) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def spoken_answer(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return speech_wav(SPOKEN, tmp_path_factory.mktemp("speech") / "answer.wav")
+
+
+def replace_code(page: Page, code: str) -> None:
+    page.get_by_test_id("code-editor").locator(".view-lines").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def reference_solution(problem_id: str) -> str:
+    path = ROOT / "bank" / "problems" / problem_id / "solutions" / "reference.py"
+    assert path.is_file(), f"the bank's problem {problem_id} has no reference solution at {path}"
+    return path.read_text()
+
+
+def answer_until_coding(page: Page, attempts: int = 8) -> None:
+    """Types answers to whatever the interviewer asks until the coding round opens."""
+    room = page.get_by_test_id("coding-room")
+    caption = page.get_by_test_id("interviewer-text")
+    for _ in range(attempts):
+        if room.is_visible():
+            return
+        before = caption.inner_text()
+        page.get_by_test_id("answer-input").fill(TYPED)
+        page.get_by_test_id("answer-send").click()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and caption.inner_text() == before \
+                and not room.is_visible():
+            time.sleep(0.2)
+    expect(room).to_be_visible(timeout=30_000)
+
+
+def test_spoken_interview_then_coding_round(
+        playwright_driver: Playwright, server: VivaServer, spoken_answer: Path,
+        js_errors: JsErrors) -> None:
+    browser = launch(playwright_driver, fake_audio=spoken_answer)
+    try:
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        js_errors.watch(page)
+        page.goto(server.url + "/")
+        page.get_by_test_id("candidate-id").fill("web-e2e")
+        page.get_by_test_id("mode-voice").check()
+        page.get_by_test_id("round-coding").check()
+        for key in ("algorithms", "engineering", "projects"):
+            page.get_by_test_id(f"rating-{key}-1").check()  # easy: a short coding problem
+        page.locator("details.more summary").click()
+        page.get_by_test_id("max-questions").fill("1")
+        screenshot(page, "e2e-lobby")
+        page.get_by_test_id("start-interview").click()
+        page.wait_for_url(re.compile(r"/interview/[^/]+$"))
+        session_id = page.url.rsplit("/", 1)[1]
+
+        caption = page.get_by_test_id("interviewer-text")
+        expect(caption).not_to_have_text(re.compile("Connecting"), timeout=30_000)
+        expect(caption).to_have_text(re.compile(r"\w+.*\?|\w{4,}"))
+        expect(page.get_by_test_id("mic-status")).to_have_attribute("data-state", "live")
+        # The fake microphone speaks after 2 s: our words come back as the transcript.
+        transcript = page.get_by_test_id("transcript")
+        expect(transcript).to_contain_text(re.compile("hash", re.I), timeout=90_000)
+        expect(transcript.locator(".final")).to_contain_text(re.compile("bucket", re.I),
+                                                             timeout=60_000)
+        # The interviewer's reply is spoken: streamed PCM reached the page's player.
+        audio = page.get_by_test_id("interviewer-audio")
+        expect(audio).not_to_have_attribute("data-bytes", "0", timeout=60_000)
+        screenshot(page, "e2e-voice-interview")
+
+        answer_until_coding(page)
+        editor = page.get_by_test_id("code-editor")
+        expect(editor.locator(".monaco-editor")).to_be_visible(timeout=30_000)
+        page.get_by_test_id("language-select").select_option("python")
+        problem_id = page.evaluate(
+            "document.querySelector('[data-testid=problem]')?.dataset.problemId ?? ''")
+        assert problem_id, "the coding room names its problem"
+
+        # A wrong solution: the failing case is shown.
+        replace_code(page, WRONG)
+        page.get_by_test_id("submit-code").click()
+        verdict = page.get_by_test_id("verdict")
+        expect(verdict).to_have_text("WA", timeout=120_000)
+        expect(page.locator("[data-testid=case-row][data-verdict=WA]").first).to_be_visible()
+        expect(page.get_by_test_id("failing-case")).to_be_visible()
+        screenshot(page, "e2e-coding-wrong")
+
+        # The bank's reference solution: AC, one row per case.
+        replace_code(page, reference_solution(problem_id))
+        page.get_by_test_id("submit-code").click()
+        expect(verdict).to_have_text("AC", timeout=120_000)
+        passed = page.get_by_test_id("passed-count").inner_text()
+        done, total = (int(n) for n in re.findall(r"\d+", passed)[:2])
+        assert done == total > 0
+        expect(page.get_by_test_id("case-row")).to_have_count(total)
+        expect(page.locator("[data-testid=case-row][data-verdict=AC]")).to_have_count(total)
+        screenshot(page, "e2e-coding-accepted")
+
+        page.get_by_test_id("end-interview").click()
+        report_link = page.get_by_test_id("report-link")
+        expect(report_link).to_be_visible(timeout=60_000)
+        href = report_link.get_attribute("href")
+        assert href
+        report = page.request.get(server.url + href)
+        assert report.status == 200 and "html" in report.headers["content-type"]
+
+        # Playback: the recorded timeline with the code as it stood at the end.
+        page.goto(f"{server.url}/playback/{session_id}")
+        expect(page.get_by_test_id("playback-events").locator("li").first).to_be_visible()
+        slider = page.get_by_test_id("playback-slider")
+        slider.evaluate("s => { s.value = s.max; s.dispatchEvent(new Event('input')); }")
+        expect(page.get_by_test_id("playback-transcript")).to_contain_text(
+            re.compile("bucket", re.I))
+        expect(page.get_by_test_id("playback-code")).to_contain_text(
+            reference_solution(problem_id).strip().splitlines()[0])
+        screenshot(page, "e2e-playback")
+
+        # Review: the reviewer token opens the dashboard with this session.
+        page.goto(f"{server.url}/review")
+        page.get_by_test_id("reviewer-token").fill(server.reviewer_token)
+        page.get_by_test_id("reviewer-token-submit").click()
+        row = page.get_by_test_id("review-session-row").filter(has_text=session_id)
+        expect(row).to_be_visible(timeout=15_000)
+        row.get_by_role("button").click()
+        expect(page.get_by_test_id("review-detail")).to_contain_text("web-e2e")
+        screenshot(page, "e2e-review")
+    finally:
+        browser.close()
