@@ -1,1 +1,1 @@
-"""Viva: bench package."""
+"""Benchmarks: ``viva bench NAME [--json]``; with --json the last stdout line is JSON."""

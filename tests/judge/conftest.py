@@ -3,9 +3,11 @@ Docker tests skip with the engine's own reason when no engine answers."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
+import yaml
 
 from judge.backends.base import SandboxBackend
 from judge.backends.bubblewrap import BubblewrapBackend
@@ -22,25 +24,25 @@ def registry() -> ProblemRegistry:
 
 
 @pytest.fixture(scope="session")
-async def bwrap() -> SandboxBackend:
+def bwrap() -> SandboxBackend:
     backend = BubblewrapBackend()
-    status = await backend.status()
+    status = asyncio.run(backend.status())
     if not status.ok:
         pytest.fail(f"bubblewrap judge unavailable: {status.reason} (run scripts/setup-judge.sh)")
     return backend
 
 
 @pytest.fixture(scope="session")
-async def docker() -> SandboxBackend:
+def docker() -> SandboxBackend:
     backend = DockerBackend()
-    status = await backend.status()
+    status = asyncio.run(backend.status())
     if not status.ok:
         pytest.skip(f"Docker judge unavailable: {status.reason}")
     return backend
 
 
 @pytest.fixture(params=["bwrap", pytest.param("docker", marks=pytest.mark.docker)])
-async def backend(request: pytest.FixtureRequest) -> SandboxBackend:
+def backend(request: pytest.FixtureRequest) -> SandboxBackend:
     """Each test using this runs on both backends."""
     return request.getfixturevalue(request.param)
 
@@ -48,12 +50,10 @@ async def backend(request: pytest.FixtureRequest) -> SandboxBackend:
 def write_problem(tmp_path: Path, tests: list[tuple[str, str, str]], *, time_ms: int = 1000,
                   memory_mb: int = 64, checker: str = "exact", pid: str = "echo-sum") -> Path:
     """A minimal contract-format problem file."""
-    lines = [f"id: {pid}", "title: Test problem", "statement: Read numbers, print their sum.",
-             "difficulty: easy", "mode: stdio", f"checker: {checker}",
-             f"limits: {{time_ms: {time_ms}, memory_mb: {memory_mb}}}", "tests:"]
-    for kind, data, expected in tests:
-        lines.append(f"  - {{kind: {kind}, input: {data!r}, output: {expected!r}}}".replace(
-            "'", '"'))
+    doc = {"id": pid, "title": "Test problem", "statement": "Read numbers, print their sum.",
+           "difficulty": "easy", "mode": "stdio", "checker": checker,
+           "limits": {"time_ms": time_ms, "memory_mb": memory_mb},
+           "tests": [{"kind": k, "input": i, "output": o} for k, i, o in tests]}
     path = tmp_path / f"{pid}.yaml"
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(yaml.safe_dump(doc))
     return path

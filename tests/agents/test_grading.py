@@ -1,0 +1,99 @@
+"""Rubric grading, the CLI that exposes it, and the grading bench."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from agents.grading import derive_points, grade, tokens
+from agents.question_bank import load_question_bank
+from tests.conftest import ROOT
+
+BANK = load_question_bank()
+HASH = BANK.get("ds-hash-table")
+
+
+def score(text: str) -> float:
+    return grade(text, HASH.assessment_points, HASH.misconceptions).score
+
+
+def test_spoken_complexity_is_normalised() -> None:
+    assert tokens("big o of n log n, o of one, O( n^2 )") == [
+        "o(n log n)", "o(1)", "o(n^2)"]
+
+
+def test_paraphrase_scores_high_and_silence_scores_zero() -> None:
+    assert score("You hash the key to pick a slot in an array. When two keys collide you "
+                 "chain them in a linked list. Lookups are constant time on average, "
+                 "linear in the worst case, and it resizes when the load factor grows.") >= 0.9
+    assert score("") == 0.0
+    assert score("I don't know.") <= 0.1
+
+
+def test_negated_concepts_do_not_count() -> None:
+    plain = score("Lookups are constant time, and collisions are handled with chaining.")
+    negated = score("Lookups are not constant time, and collisions are never handled with "
+                    "chaining.")
+    assert negated < plain
+
+
+def test_misconceptions_cut_the_point() -> None:
+    right = score("A hash function maps keys to buckets in an array.")
+    wrong = score("A hash function maps keys to buckets in an array and keeps keys sorted.")
+    assert wrong < right
+
+
+def test_more_points_more_score() -> None:
+    one = score("It uses a hash function to map keys into an array of buckets.")
+    two = score("It uses a hash function to map keys into an array of buckets; "
+                          "collisions go into a linked list, that's chaining.")
+    assert 0 < one < two
+
+
+def test_derived_points_from_a_reference_alone() -> None:
+    ref = ("A mutex lets one thread at a time enter a critical section. A semaphore keeps a "
+           "counter and lets up to N threads proceed. Deadlock happens when threads wait on "
+           "each other in a cycle.")
+    points = derive_points(ref)
+    assert len(points) == 3 and abs(sum(p.weight for p in points) - 1) < 1e-6
+    good = grade("A mutex allows only one thread into the critical section; a semaphore has "
+                 "a counter so N threads can proceed; deadlock is a cycle of threads waiting.",
+                 points).score
+    bad = grade("A mutex is a kind of database index.", points).score
+    assert good >= 0.8 > 0.3 > bad
+
+
+def test_grade_batch_cli(tmp_path: Path) -> None:
+    ref = "TCP is connection oriented and reliable; UDP is connectionless and unreliable."
+    rows = [
+        {"id": "a", "question": "TCP vs UDP?", "reference_answer": ref,
+         "answer": "TCP sets up a connection and is reliable, UDP is connectionless with no "
+                   "delivery guarantee, so unreliable."},
+        {"id": "b", "question": "TCP vs UDP?", "reference_answer": ref,
+         "answer": "No idea, sorry."},
+        {"id": 3, "question": "q", "reference_answer": ref},  # no answer: an error line
+    ]
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    out = subprocess.run([sys.executable, "-m", "server.cli", "grade", "--batch", str(path)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert out.returncode == 1  # one bad line
+    scores = {line["id"]: line["score"] for line in lines if "score" in line}
+    assert set(scores) == {"a", "b"} and scores["a"] > 0.6 > 0.2 > scores["b"]
+    errors = [line for line in lines if "error" in line]
+    assert errors and errors[0]["line"] == 3 and errors[0]["error"]["code"] == "invalid_input"
+
+
+def test_grading_bench_reports_correlation() -> None:
+    out = subprocess.run([sys.executable, "-m", "server.cli", "bench", "grading", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    bank = result["bank_points"]
+    assert bank["n"] >= 150
+    assert -1 <= bank["pearson_r"] <= 1
+    # Right answers must score above wrong ones on average, or the grader is useless.
+    assert bank["mean_score_label_ge_0_7"] > bank["mean_score_label_le_0_3"]

@@ -1,0 +1,62 @@
+"""The question bank: size, coverage, and validation that names file and field."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.question_bank import BankError, load_question_bank
+from tests.conftest import ROOT
+
+REQUIRED_TOPICS = {"data_structures", "algorithms", "operating_systems", "networking",
+                   "databases", "concurrency", "system_design", "python"}
+
+
+def test_bank_size_and_coverage() -> None:
+    bank = load_question_bank()
+    assert len(bank) >= 80
+    topics = {t.value for t in bank.topics}
+    assert REQUIRED_TOPICS <= topics and ({"projects", "behavioral"} & topics)
+    for q in bank.questions.values():
+        assert len(q.followups) >= 2 and q.hints and q.reference_answer
+        assert q.feedback.correction and q.feedback.guidance and q.feedback.comment
+    assert {q.difficulty.value for q in bank.questions.values()} == {"easy", "medium", "hard"}
+    # Every topic has an opener.
+    for topic in REQUIRED_TOPICS:
+        assert any(q.warmup for q in bank.by_topic(bank.get(next(
+            qid for qid, q in bank.questions.items() if q.topic.value == topic)).topic))
+
+
+def test_reference_answers_score_high_on_their_own_points() -> None:
+    """A bank whose reference answer cannot pass its own rubric is a broken question."""
+    from agents.grading import grade
+
+    bank = load_question_bank()
+    weak = [q.id for q in bank.questions.values()
+            if grade(q.reference_answer, q.assessment_points, q.misconceptions).score < 0.7]
+    assert len(weak) <= len(bank) // 10, weak
+
+
+def test_invalid_file_is_refused_with_file_and_field(tmp_path: Path) -> None:
+    (tmp_path / "questions").mkdir()
+    src = ROOT / "bank" / "questions" / "data_structures.yaml"
+    broken = src.read_text().replace("weight: 0.35", "weight: 7", 1)
+    (tmp_path / "questions" / "ds.yaml").write_text(broken)
+    with pytest.raises(BankError) as info:
+        load_question_bank(tmp_path)
+    assert "ds.yaml" in str(info.value) and "weight" in str(info.value)
+    out = subprocess.run([sys.executable, "-m", "server.cli", "bank", "validate",
+                          str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1 and "ds.yaml" in out.stderr
+
+
+def test_validate_command_accepts_the_shipped_bank(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "bank", tmp_path / "bank")
+    out = subprocess.run([sys.executable, "-m", "server.cli", "bank", "validate",
+                          str(tmp_path / "bank")], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "bank ok" in out.stdout
