@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -40,7 +41,7 @@ async def grade_batch_file(path: Path) -> int:
     agent = EvaluateAgent(provider)
     failures = 0
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = (await asyncio.to_thread(path.read_text, encoding="utf-8")).splitlines()
     except OSError as exc:
         print(f"error: cannot read {path}: {exc}", file=sys.stderr)
         return 2

@@ -49,10 +49,13 @@ _DONT_KNOW = re.compile(
 
 
 def _normalise_complexity(text: str) -> str:
-    for pattern, repl in _SPOKEN_COMPLEXITY:
+    def spoken(m: re.Match[str]) -> str:
+        return "o(" + _COMPLEXITY_WORDS[m.group(1)] + ")"
+
+    for pattern, _ in _SPOKEN_COMPLEXITY:
         text = re.sub(pattern + r"((?:n log of n|n log n|nlogn|log of n|log n|logn|n squared|"
                       r"n cubed|two to the n|2 to the n|one|constant|n\^2|n 2|1|n))\b",
-                      lambda m, r=repl: r + _COMPLEXITY_WORDS[m.group(1)] + ")", text)
+                      spoken, text)
     # "o(n)" written with spaces: "o( n )" → "o(n)"
     return re.sub(r"o\(\s*([^)]*?)\s*\)", lambda m: "o(" + m.group(1) + ")", text)
 
@@ -97,11 +100,14 @@ def _negated(stems: list[str], start: int) -> bool:
     return any(w in _NEGATORS for w in window)
 
 
-def find_phrase(answer: PreparedAnswer, phrase: str) -> tuple[int, int] | None:
+def find_phrase(answer: PreparedAnswer, phrase: str, *,
+                strict: bool = False) -> tuple[int, int] | None:
     """Span (start, end) of the first un-negated occurrence of ``phrase``, else None.
 
-    Contiguous match on stems first; for multi-word phrases, all content words within a
-    window of twice the phrase length also count (people say "the key gets hashed")."""
+    Contiguous match on stems first; unless ``strict``, for multi-word phrases all content
+    words within a window of twice the phrase length also count (people say "the key gets
+    hashed"). Misconceptions are matched strictly: "a stack is last in first out" must not
+    read as "a stack is first in first out"."""
     target = _phrase_stems(phrase)
     if not target:
         return None
@@ -111,7 +117,7 @@ def find_phrase(answer: PreparedAnswer, phrase: str) -> tuple[int, int] | None:
         if s[i: i + n] == target and not _negated(s, i):
             return (i, i + n)
     content = [t for t in target if t not in _STOP]
-    if len(target) >= 2 and len(content) >= 2:
+    if not strict and len(target) >= 2 and len(content) >= 2:
         width = 2 * n + 1
         for i, w in enumerate(s):
             if w == content[0] and not _negated(s, i):
@@ -174,7 +180,7 @@ def grade(answer_text: str, points: list[AssessmentPoint],
     found_misc: dict[str | None, list[str]] = {}
     for m in misconceptions or []:
         for phrase in m.phrases:
-            if find_phrase(answer, phrase) is not None:
+            if find_phrase(answer, phrase, strict=True) is not None:
                 found_misc.setdefault(m.point, []).append(m.text)
                 break
     results: list[PointResult] = []

@@ -6,7 +6,6 @@ Content lives in data files, not code. Every file is validated by pydantic on lo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path

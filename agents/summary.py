@@ -24,9 +24,10 @@ def rolling_summary(state: InterviewState) -> str:
     weak = sorted({t.topic for t in answered if (t.score or 0) < 0.4})
     covered = sorted({p.point_id for t in answered for p in t.points if p.coverage >= 0.5})
     mean = sum(t.score or 0 for t in answered) / len(answered)
+    shown = ", ".join(covered[:12]) or "none"
     return (f"After {len(answered)} answers (mean {mean:.2f}, difficulty "
-            f"{state.difficulty.value}): strong in {', '.join(strong) or 'nothing yet'}; weak in "
-            f"{', '.join(weak) or 'nothing yet'}; points shown: {', '.join(covered[:12]) or 'none'}.")
+            f"{state.difficulty.value}): strong in {', '.join(strong) or 'nothing yet'}; "
+            f"weak in {', '.join(weak) or 'nothing yet'}; points shown: {shown}.")
 
 
 def should_roll(state: InterviewState) -> bool:

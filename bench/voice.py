@@ -340,7 +340,7 @@ async def run_candidate(base_url: str, turns: int, maker: SpeechMaker, voice: st
             results.append(result)
             if progress:
                 print(f"turn {len(results)}: v2v={result.v2v_ms and round(result.v2v_ms)} ms "
-                      f"heard={result.heard!r}", file=sys.stderr)
+                      f"heard={result.heard!r} marks={result.server_marks}", file=sys.stderr)
             question, played_until = result.next_question, result.reply_played_until
             if result.ended or not question or result.v2v_ms is None:
                 # The interview ended, or no new question was spoken: start a fresh one.

@@ -1,10 +1,13 @@
 """Streaming speech-to-text stage: partial transcripts while the candidate talks, a final one
 when the turn ends.
 
-Most of the decoding happens during the turn so little is left when it ends: at every short
-pause the audio so far is decoded with final priority ("speculative final"). If the turn
-then ends, that result is the final transcript at once; if the candidate goes on after a
-long stretch, the result is committed and later decodes start after it.
+Most of the decoding happens during the turn so little is left when it ends:
+- once a few seconds are pending, the audio up to the next gap between words is decoded
+  and committed as a segment (later decodes start after it, with its text as the prompt);
+- at every short pause the pending audio is decoded with final priority ("speculation").
+  If the turn then ends, that result completes the final transcript at once; if the
+  candidate goes on, it becomes a committed segment (when long) or is dropped.
+Partials decode only the pending audio, and are skipped when the shared recognizer is busy.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 from audio.pcm import STT_RATE, pcm16_to_float
 from audio.stt import Recognition, RecognitionBias, RecognitionRequest
 from audio.stt_pool import Priority, RecognitionPool, RecognizerBusy
+from audio.vad import FRAME_MS
 from realtime.frames import (
     AudioFrame,
     FinalTranscript,
@@ -39,15 +43,26 @@ from realtime.ports import Outbox
 log = logging.getLogger(__name__)
 
 PREROLL_FRAMES = 10  # 300 ms kept before speech onset: the first syllable starts quietly
-PARTIAL_EVERY_S = 0.6  # new speech between two partial decodes
-COMMIT_MIN_S = 4.0  # a decoded stretch this long before a pause is kept when speech resumes
+PARTIAL_EVERY_S = 0.8  # new speech between two partial decodes
+COMMIT_AFTER_S = 4.0  # pending audio this long is committed at the next gap between words
+GAP_MS = 60  # unvoiced audio that counts as a gap between words
+KEEP_SPECULATION_S = 2.0  # a speculation this long becomes a segment when speech resumes
 PROMPT_PREFIX_CHARS = 200
 
 
 @dataclass
-class _Speculation:
-    cut: int  # samples of the turn the decode covers
+class _Segment:
+    start: int
+    end: int
     task: asyncio.Task[Recognition]
+
+    def text(self) -> str | None:
+        """The text once decoded ("" if nothing was heard or the decode failed)."""
+        if not self.task.done():
+            return None
+        if self.task.cancelled() or self.task.exception() is not None:
+            return ""
+        return self.task.result().text
 
 
 @dataclass
@@ -55,13 +70,12 @@ class _Turn:
     number: int
     audio: list[np.ndarray]
     samples: int = 0
-    committed: list[str] = field(default_factory=list)
-    committed_samples: int = 0
-    commit: _Speculation | None = None  # a decode that will be committed when done
-    speculation: _Speculation | None = None
+    segments: list[_Segment] = field(default_factory=list)
+    speculation: _Segment | None = None
     partial_task: asyncio.Task[None] | None = None
     partial_at: int = 0
     last_partial: str = ""
+    unvoiced_ms: int = 0
     closed: bool = False
 
     def add(self, samples: np.ndarray) -> None:
@@ -73,8 +87,20 @@ class _Turn:
         self.audio = [whole]
         return pcm16_to_float(whole[start:end])
 
+    @property
+    def pending_start(self) -> int:
+        return self.segments[-1].end if self.segments else 0
+
     def prefix(self) -> str:
-        return " ".join(self.committed)
+        """Text of the segments decoded so far, in order (stops at the first still running)."""
+        texts: list[str] = []
+        for segment in self.segments:
+            text = segment.text()
+            if text is None:
+                break
+            if text:
+                texts.append(text)
+        return " ".join(texts)
 
 
 class StreamingTranscriber:
@@ -107,6 +133,9 @@ class StreamingTranscriber:
                 self._preroll.append(frame.samples)
             else:
                 turn.add(frame.samples)
+                voiced = frame.voiced and not frame.echo
+                turn.unvoiced_ms = 0 if voiced else turn.unvoiced_ms + FRAME_MS
+                self._maybe_commit(turn)
                 self._maybe_partial(turn)
         elif isinstance(frame, SpeechStarted):
             if turn is not None:
@@ -131,35 +160,36 @@ class StreamingTranscriber:
 
     def _request(self, turn: _Turn, start: int, end: int) -> RecognitionRequest:
         bias = self._bias()
-        prefix = turn.prefix()[-PROMPT_PREFIX_CHARS:]
         return RecognitionRequest(
             audio=turn.clip(start, end),
             bias=RecognitionBias(context=bias.context, hotwords=bias.hotwords,
-                                 prefix_text=prefix),
+                                 prefix_text=turn.prefix()[-PROMPT_PREFIX_CHARS:]),
         )
 
-    def _apply_commit(self, turn: _Turn) -> None:
-        commit = turn.commit
-        if commit is None or not commit.task.done():
+    def _decode(self, turn: _Turn, start: int, end: int) -> _Segment:
+        request = self._request(turn, start, end)
+        task = asyncio.create_task(self._pool.recognize(request, Priority.FINAL))
+        return _Segment(start, end, task)
+
+    def _maybe_commit(self, turn: _Turn) -> None:
+        if turn.speculation is not None or turn.unvoiced_ms < GAP_MS:
             return
-        turn.commit = None
-        if commit.task.cancelled() or commit.task.exception() is not None:
-            return  # the stretch stays uncommitted and is decoded again with the rest
-        text = commit.task.result().text
-        if text:
-            turn.committed.append(text)
-        turn.committed_samples = commit.cut
+        if (turn.samples - turn.pending_start) / STT_RATE < COMMIT_AFTER_S:
+            return
+        # Cut in the gap between two words: no word is split across segments.
+        turn.segments.append(self._decode(turn, turn.pending_start, turn.samples))
 
     def _maybe_partial(self, turn: _Turn) -> None:
         if turn.speculation is not None or turn.closed:
-            return  # paused: the speculative decode gives the next partial
+            return  # paused: the speculation gives the next partial
         if turn.partial_task is not None and not turn.partial_task.done():
             return
         if (turn.samples - turn.partial_at) / STT_RATE < PARTIAL_EVERY_S:
             return
-        self._apply_commit(turn)
         turn.partial_at = turn.samples
-        request = self._request(turn, turn.committed_samples, turn.samples)
+        if turn.samples - turn.pending_start < STT_RATE // 4:
+            return
+        request = self._request(turn, turn.pending_start, turn.samples)
         try:
             future = self._pool.submit(request, Priority.PARTIAL)
         except RecognizerBusy:
@@ -169,7 +199,7 @@ class StreamingTranscriber:
     async def _partial(self, turn: _Turn,
                        future: concurrent.futures.Future[Recognition]) -> None:
         try:
-            result: Recognition = await asyncio.wrap_future(future)
+            result = await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -183,28 +213,25 @@ class StreamingTranscriber:
         await self._outbox.send_event({"type": "transcript_partial", "text": full})
 
     def _speculate(self, turn: _Turn) -> None:
-        self._apply_commit(turn)
-        if turn.commit is not None:
-            return  # still committing the previous stretch; the final will decode the rest
-        request = self._request(turn, turn.committed_samples, turn.samples)
-        task = asyncio.create_task(self._pool.recognize(request, Priority.FINAL))
-        turn.speculation = _Speculation(turn.samples, task)
-        task.add_done_callback(lambda t: self._speculation_done(turn, t))
-
-    def _speculation_done(self, turn: _Turn, task: asyncio.Task[Recognition]) -> None:
-        if task.cancelled() or task.exception() is not None or turn.closed:
+        if turn.samples - turn.pending_start <= 0:
             return
-        text = task.result().text
-        if text:
-            # Shown as a partial right away; the turn may still go on.
-            turn.partial_task = asyncio.create_task(self._send_partial(turn, text))
+        speculation = self._decode(turn, turn.pending_start, turn.samples)
+        turn.speculation = speculation
+
+        def show(task: asyncio.Task[Recognition]) -> None:
+            text = speculation.text()
+            if text and not turn.closed and turn.speculation is speculation:
+                # Shown as a partial right away; the turn may still go on.
+                turn.partial_task = asyncio.create_task(self._send_partial(turn, text))
+
+        speculation.task.add_done_callback(show)
 
     def _on_resume(self, turn: _Turn) -> None:
         speculation, turn.speculation = turn.speculation, None
         if speculation is None:
             return
-        if (speculation.cut - turn.committed_samples) / STT_RATE >= COMMIT_MIN_S:
-            turn.commit = speculation
+        if (speculation.end - speculation.start) / STT_RATE >= KEEP_SPECULATION_S:
+            turn.segments.append(speculation)  # ends in a pause: a clean place to cut
         else:
             speculation.task.cancel()
 
@@ -213,40 +240,40 @@ class StreamingTranscriber:
                           silence_window_ms=ended.silence_window_ms)
         turn.closed = True
         await self._cancel(turn.partial_task)
-        if turn.commit is not None:
-            with contextlib.suppress(Exception):
-                await turn.commit.task
-            self._apply_commit(turn)
-        # A speculation only exists while paused (a resume discards or commits it), so the
-        # audio after its cut is silence: its text is the rest of the turn.
-        result: Recognition | None = None
-        if turn.speculation is not None:
+        # A speculation only exists while paused (a resume keeps or drops it), so the audio
+        # after its cut is silence: it is the last segment.
+        last = turn.speculation
+        if last is not None:
+            marks.speculative_hit = True
+        elif turn.samples > turn.pending_start:
+            last = self._decode(turn, turn.pending_start, turn.samples)
+        texts: list[str] = []
+        decode_s = 0.0
+        for segment in [*turn.segments, *([last] if last else [])]:
             try:
-                result = await turn.speculation.task
-                marks.speculative_hit = True
+                result = await segment.task
             except Exception:
-                log.exception("speculative decode failed; decoding again")
-        if result is None:
-            result = await self._pool.recognize(
-                self._request(turn, turn.committed_samples, turn.samples), Priority.FINAL)
+                log.exception("a speech segment failed to decode")
+                continue
+            decode_s = result.decode_s
+            if result.text:
+                texts.append(result.text)
         marks.stt_final = self._clock()
-        marks.stt_decode_ms = round(result.decode_s * 1000)
-        text = " ".join(t for t in (turn.prefix(), result.text) if t).strip()
+        marks.stt_decode_ms = round(decode_s * 1000)
+        text = " ".join(texts).strip()
         if text:
             self._finals.put_nowait(FinalTranscript(turn.number, text, marks))
 
     async def _drop(self, turn: _Turn) -> None:
         turn.closed = True
         await self._cancel(turn.partial_task)
-        for spec in (turn.speculation, turn.commit):
-            if spec is not None:
-                await self._cancel(spec.task)
+        for segment in [*turn.segments, *([turn.speculation] if turn.speculation else [])]:
+            await self._cancel(segment.task)
 
     @staticmethod
-    async def _cancel(task: asyncio.Task[object] | asyncio.Task[None] | None) -> None:
+    async def _cancel(task: asyncio.Task[Recognition] | asyncio.Task[None] | None) -> None:
         if task is None or task.done():
             return
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
-

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -37,13 +38,10 @@ def _bank_validate(args: argparse.Namespace) -> int:
         print(f"questions: {len(bank)} over {len(bank.topics)} topics")
     except BankError as exc:
         errors.append(str(exc))
-    try:
+    if importlib.util.find_spec("judge.problems") is not None:
         from judge.problems import validate_problem_files
-    except ImportError:
-        validate_problem_files = None
-    if validate_problem_files is not None:
-        problem_errors = validate_problem_files(bank_dir)
-        errors.extend(problem_errors)
+
+        errors.extend(validate_problem_files(bank_dir))
     for e in errors:
         print(f"error: {e}", file=sys.stderr)
     if not errors:

@@ -59,8 +59,9 @@ def render_report_html(report: Report) -> str:
         quotes = "".join(
             f"<li><a href='#turn-{esc(str(q['turn_id']))}'>t={int(q['t_ms'] or 0) / 1000:.1f}s</a>"
             f" “{esc(str(q['quote']))}”</li>" for q in p.evidence[:3])
+        cited = quotes or "<li>no evidence</li>"
         rows.append(f"<tr><td>{esc(p.question_id)}</td><td>{esc(p.point)}</td>"
-                    f"<td>{p.score:.2f}</td><td><ul>{quotes or '<li>no evidence</li>'}</ul></td></tr>")
+                    f"<td>{p.score:.2f}</td><td><ul>{cited}</ul></td></tr>")
     turns = []
     for t in report.turns:
         turns.append(

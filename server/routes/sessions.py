@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 
 from agents.engine import InterviewError
-from agents.state import SessionConfig
+from agents.state import InterviewState, SessionConfig
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
 from server.recording import events_ndjson, render_report_html, webvtt
@@ -37,7 +37,7 @@ async def create_session(body: SessionCreate, request: Request, engine: EngineDe
     return SessionCreated(session_id=state.session_id, token=token, ws_url=ws_url)
 
 
-async def _load(engine: EngineDep, session_id: str):  # type: ignore[no-untyped-def]
+async def _load(engine: EngineDep, session_id: str) -> InterviewState:
     try:
         return await engine.load(session_id)
     except InterviewError as exc:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agents.feedback import feedback_kind
+from agents.grading import grade
 from agents.question_bank import Question, load_question_bank
 from tests.server.support import client, create_session, send, until
 
@@ -73,18 +75,30 @@ def test_poor_answers_get_corrections_and_a_change_of_series(redis_url: str,
     assert report["weak_points"]
 
 
-def test_partial_answers_get_guidance(redis_url: str, tmp_path: Path) -> None:
-    """Half of the points: the feedback guides rather than corrects or praises."""
+def partial(q: dict) -> str:
+    """Exactly the concepts of the heaviest point, nothing else."""
+    question = question_for(q["question_id"])
+    points = sorted(question.assessment_points, key=lambda p: -p.weight)
+    return "Well, " + ", and ".join(c.phrases[0] for c in points[0].concepts) + "."
 
-    def partial(q: dict) -> str:
-        question = question_for(q["question_id"])
-        points = sorted(question.assessment_points, key=lambda p: -p.weight)
-        # Say exactly the first phrase of every concept of the heaviest point only.
-        return "Well, " + ", and ".join(c.phrases[0] for c in points[0].concepts) + "."
 
-    events, _ = run_interview(redis_url, tmp_path, partial, max_questions=2)
-    kinds = [e["kind"] for e in events if e["type"] == "feedback" and not e.get("final")]
-    assert "guidance" in kinds, kinds
+def test_feedback_kind_follows_the_score(redis_url: str, tmp_path: Path) -> None:
+    events, _ = run_interview(redis_url, tmp_path, partial, max_questions=3)
+    feedback = [e for e in events if e["type"] == "feedback" and not e.get("final")]
+    assert feedback
+    for e in feedback:
+        assert e["kind"] == feedback_kind(e["score"]), e
+
+
+def test_partial_answers_get_guidance_across_the_bank() -> None:
+    """Over every technical question: half the points → guidance, not praise or correction."""
+    kinds = []
+    for q in BANK.questions.values():
+        if q.topic.value in ("projects", "behavioral"):
+            continue
+        g = grade(partial({"question_id": q.id}), q.assessment_points, q.misconceptions)
+        kinds.append(feedback_kind(g.score))
+    assert kinds.count("guidance") >= 0.5 * len(kinds), kinds
 
 
 def test_no_question_is_asked_twice(redis_url: str, tmp_path: Path) -> None:

@@ -4,10 +4,10 @@ and a `viva serve` subprocess against the test's Redis."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
+import wave
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -80,17 +80,19 @@ def screenshot(page: Page, name: str) -> Path:
 
 
 def speech_wav(text: str, out: Path, *, lead_s: float = 2.0, tail_s: float = 4.0) -> Path:
-    """Real speech for the fake microphone: espeak-ng (en-us, 140 wpm) → 16 kHz mono WAV,
-    with silence before (the question is asked first) and after (the turn can end)."""
-    espeak = shutil.which("espeak-ng")
-    sox = shutil.which("sox")
-    if espeak is None or sox is None:
-        raise RuntimeError("espeak-ng and sox are required: `make test` installs them")
-    raw = out.with_suffix(".raw.wav")
-    subprocess.run([espeak, "-v", "en-us", "-s", "140", "-w", str(raw), text], check=True)
-    subprocess.run([sox, str(raw), "-r", "16000", "-c", "1", "-b", "16", str(out),
-                    "pad", str(lead_s), str(tail_s)], check=True)
-    raw.unlink()
+    """Real speech for the fake microphone: the packaged Piper voice at 16 kHz mono, with
+    silence before (the question is asked first) and after (so the turn can end)."""
+    import numpy as np
+
+    from audio.sample_speech import SpeechMaker
+
+    pcm = SpeechMaker().speech(text, "piper").astype("<i2")
+    quiet = np.zeros(int(16000 * lead_s), dtype="<i2"), np.zeros(int(16000 * tail_s), dtype="<i2")
+    with wave.open(str(out), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(16000)
+        wav.writeframes(np.concatenate([quiet[0], pcm, quiet[1]]).tobytes())
     return out
 
 

@@ -57,6 +57,7 @@ class Script:
     received: list[dict[str, Any]] = field(default_factory=list)
     binary_frames: int = 0
     binary_bytes: int = 0
+    audio: bytearray = field(default_factory=bytearray)
     connections: int = 0
     socket: WebSocket | None = None
     submissions: int = 0
@@ -232,6 +233,7 @@ class ScriptedServer:
                     if message.get("bytes") is not None:
                         self.script.binary_frames += 1
                         self.script.binary_bytes += len(message["bytes"])
+                        self.script.audio += message["bytes"]
                         continue
                     data = json.loads(message["text"])
                     self.script.received.append(data)

@@ -82,7 +82,7 @@ export class Microphone {
       // Echo cancellation keeps the interviewer's own voice (from speakers) out of the
       // candidate's audio, so it cannot barge in on itself.
       stream = await navigator.mediaDevices.getUserMedia({
-        audio: { channelCount: 1, echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+        audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
       });
     } catch (error) {
       throw classify(error);
