@@ -385,6 +385,8 @@ def summarize(results: list[TurnResult], sessions: int, voice: str) -> dict[str,
         "stt_final_decode_ms_p50": rnd(percentile([float(d) for d in decode], 50)),
         "speculative_hit_rate": round(sum(hits) / len(hits), 2) if hits else None,
         "errors": sum(len(r.errors) for r in results),
+        # Other work on the machine slows everything: say how busy it was.
+        "load_avg_1m": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
         "worst": sorted(({"said": r.said, "heard": r.heard} for r in results
                          if word_errors(r.said, r.heard)[0]),
                         key=lambda w: -word_errors(w["said"], w["heard"])[0])[:3],

@@ -44,10 +44,9 @@ log = logging.getLogger(__name__)
 
 PREROLL_FRAMES = 10  # 300 ms kept before speech onset: the first syllable starts quietly
 PARTIAL_EVERY_S = 0.8  # new speech between two partial decodes
-COMMIT_AFTER_S = 4.0  # pending audio this long is committed at the next gap between words
-GAP_MS = 60  # unvoiced audio that counts as a gap between words
+COMMIT_AFTER_S = 5.0  # pending audio this long is committed at the next gap between words
+GAP_MS = 90  # unvoiced audio that counts as a gap between words
 KEEP_SPECULATION_S = 2.0  # a speculation this long becomes a segment when speech resumes
-PROMPT_PREFIX_CHARS = 200
 
 
 @dataclass
@@ -160,11 +159,9 @@ class StreamingTranscriber:
 
     def _request(self, turn: _Turn, start: int, end: int) -> RecognitionRequest:
         bias = self._bias()
-        return RecognitionRequest(
-            audio=turn.clip(start, end),
-            bias=RecognitionBias(context=bias.context, hotwords=bias.hotwords,
-                                 prefix_text=turn.prefix()[-PROMPT_PREFIX_CHARS:]),
-        )
+        # The words already heard in this turn are not put in the prompt: tiny models then
+        # tend to repeat them (measured), while the question and key terms only help.
+        return RecognitionRequest(audio=turn.clip(start, end), bias=bias)
 
     def _decode(self, turn: _Turn, start: int, end: int) -> _Segment:
         request = self._request(turn, start, end)

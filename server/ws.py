@@ -17,6 +17,7 @@ import json
 import logging
 from typing import Any
 
+import redis.exceptions
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from starlette.websockets import WebSocketState
@@ -92,7 +93,16 @@ class Connection:
                 self.closed = True
 
     async def error(self, code: str, message: str) -> None:
-        await self.send_event({"type": "error", "code": code, "message": message})
+        try:
+            await self.send_event({"type": "error", "code": code, "message": message})
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            await self.send_unrecorded_error(code, message)
+
+    async def send_unrecorded_error(self, code: str, message: str) -> None:
+        """An error that cannot be recorded (Redis is down): seq 0 marks it unrecorded."""
+        async with self.lock:
+            await self._send_json({"type": "error", "seq": 0, "code": code,
+                                   "message": message})
 
 
 class SessionLink:
@@ -132,18 +142,26 @@ class SessionLink:
     async def tail(self) -> None:
         await self.following.wait()
         while not self.conn.closed:
-            batch = await self.engine.events.wait_after(self.session_id, self.conn.last_sent,
-                                                        block_ms=5000)
-            if batch:
-                sent = await self.conn.flush_until(batch[-1]["seq"])
-                self._react(sent)
+            try:
+                batch = await self.engine.events.wait_after(
+                    self.session_id, self.conn.last_sent, block_ms=5000)
+                if batch:
+                    sent = await self.conn.flush_until(batch[-1]["seq"])
+                    self._react(sent)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+                await asyncio.sleep(1.0)  # Redis is down: keep the socket, retry
 
     async def react(self) -> None:
         while True:
             event = await self.reactions.get()
-            async with self.step_lock:
-                result = await self.engine.on_judge_result(self.session_id, event)
-            await self.publish(result)
+            try:
+                async with self.step_lock:
+                    result = await self.engine.on_judge_result(self.session_id, event)
+                await self.publish(result)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+                await self.conn.send_unrecorded_error(
+                    "dependency_down", "Redis is unreachable; the result will be discussed "
+                                       "when it is back")
 
     async def _update_voice_context(self) -> None:
         if self.voice is None:
@@ -209,6 +227,11 @@ class SessionLink:
             return
         try:
             await self.dispatch(msg)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            # Nothing was committed, so nothing is lost; the client may retry the message.
+            await self.conn.send_unrecorded_error(
+                "dependency_down", "Redis is unreachable, so this message was not accepted; "
+                                   "retry it in a moment")
         except InterviewError as exc:
             await self.conn.error(exc.code, exc.message)
         except VivaError as exc:

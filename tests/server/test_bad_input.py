@@ -127,3 +127,34 @@ def test_health_reports_parts(redis_url: str, tmp_path: Path) -> None:
         body = c.get("/healthz").json()
         assert body["redis"] == "ok" and body["llm"].startswith("ok rubric")
         assert body["judge_backend"] in ("docker", "bwrap", "none")
+
+
+def test_redis_dies_mid_session_then_returns(tmp_path: Path) -> None:
+    """A dead Redis: the socket survives with a clear error; after it returns, the
+    interview continues and nothing accepted before is lost (AOF)."""
+    from tests.conftest import RedisServer
+
+    server = RedisServer(tmp_path / "r")
+    (tmp_path / "r").mkdir()
+    server.start()
+    try:
+        with client(server.url, tmp_path) as c:
+            s = create_session(c)
+            with c.websocket_connect(
+                    f"/ws/sessions/{s['session_id']}?token={s['token']}") as ws:
+                send(ws, {"type": "start"})
+                before = until(ws, "question") + until(ws, "state")
+                server.stop()
+                send(ws, {"type": "answer", "text": "a hash function maps keys to buckets"})
+                err = until(ws, "error")[-1]
+                assert err["code"] == "dependency_down" and err["seq"] == 0
+                server.start()
+                send(ws, {"type": "answer", "text": "I am not sure"})
+                got = until(ws, "feedback")
+                assert [e["type"] for e in got][0] == "transcript_final"
+                until(ws, "state")
+                send(ws, {"type": "resume", "after_seq": 0})
+                replay = until(ws, "feedback")
+                assert replay[: len(before)] == before
+    finally:
+        server.stop()
