@@ -89,7 +89,7 @@ def run(argv: list[str], uid: int, env: dict, stdin: bytes, limits: dict,
             os.setsid()
             with open("/proc/self/oom_score_adj", "w") as handle:
                 handle.write("1000")  # under memory pressure the candidate dies, not the runner
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu_s + 1, cpu_s + 2))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
             resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
             resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))

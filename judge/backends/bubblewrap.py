@@ -56,7 +56,7 @@ def _preexec(procs_files: list[str], limits: RunLimits) -> Callable[[], None]:
         for path in procs_files:
             with open(path, "w") as handle:
                 handle.write(pid)
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s + 1, cpu_s + 2))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
