@@ -7,6 +7,7 @@ the same as one already asked (high word overlap after normalisation).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from agents.grading import PreparedAnswer
@@ -16,8 +17,9 @@ from agents.state import InterviewState, Phase
 DUPLICATE_OVERLAP = 0.6
 
 
-def _stems(text: str) -> set[str]:
-    return {s for s in PreparedAnswer.of(text).stems if len(s) > 2}
+@functools.lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(s for s in PreparedAnswer.of(text).stems if len(s) > 2)
 
 
 def is_duplicate(text: str, asked: list[str]) -> bool:

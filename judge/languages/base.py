@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 # Compilation is sandboxed like a run, with its own (larger) limits.
-COMPILE_CPU_MS = 20_000
-COMPILE_WALL_MS = 30_000
+COMPILE_CPU_MS = 10_000
+COMPILE_WALL_MS = 20_000
 COMPILE_MEMORY = 1024 * 1024 * 1024
 COMPILE_PIDS = 128
 

@@ -37,11 +37,17 @@ def spoken_answer(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return speech_wav(SPOKEN, tmp_path_factory.mktemp("speech") / "answer.wav", lead_s=12)
 
 
-def replace_code(page: Page, code: str) -> None:
+def replace_code(page: Page, code: str, *, paste: bool = False) -> None:
+    """Types `code` into Monaco. Chromium delivers the newlines of one `insert_text` as Enter
+    presses, which Monaco auto-indents: indented code is pasted from the clipboard instead."""
     page.get_by_test_id("code-editor").locator(".view-lines").click()
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
-    page.keyboard.insert_text(code)
+    if paste:
+        page.evaluate("text => navigator.clipboard.writeText(text)", code)
+        page.keyboard.press("Control+V")
+    else:
+        page.keyboard.insert_text(code)
 
 
 def reference_solution(problem_id: str) -> str:
@@ -72,7 +78,9 @@ def test_spoken_interview_then_coding_round(
         js_errors: JsErrors) -> None:
     browser = launch(playwright_driver, fake_audio=spoken_answer)
     try:
-        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        context = browser.new_context(viewport={"width": 1366, "height": 900},
+                                      permissions=["clipboard-read", "clipboard-write"])
+        page = context.new_page()
         js_errors.watch(page)
         page.goto(server.url + "/")
         page.get_by_test_id("candidate-id").fill("web-e2e")
@@ -119,7 +127,7 @@ def test_spoken_interview_then_coding_round(
         screenshot(page, "e2e-coding-wrong")
 
         # The bank's reference solution: AC, one row per case.
-        replace_code(page, reference_solution(problem_id))
+        replace_code(page, reference_solution(problem_id), paste=True)
         page.get_by_test_id("submit-code").click()
         expect(verdict).to_have_text("AC", timeout=120_000)
         passed = page.get_by_test_id("passed-count").inner_text()

@@ -1,0 +1,76 @@
+"""A private Redis and an app server in subprocesses, for benchmarks that measure the
+real stack end to end (not in-process shortcuts)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def private_redis() -> Iterator[str]:
+    """A throwaway redis-server, unless REDIS_URL is set."""
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    exe = shutil.which("redis-server")
+    if exe is None:
+        raise SystemExit("redis-server is not installed; run `make run` once or set REDIS_URL")
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", d,
+                                 "--save", "", "--appendonly", "no"],
+                                stdout=subprocess.DEVNULL)
+        try:
+            time.sleep(0.3)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+@contextmanager
+def app_server(redis_url: str, **env: str) -> Iterator[str]:
+    """``viva serve`` on a free port; yields its base URL."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "serve", "--port", str(port)], cwd=ROOT,
+            env={**os.environ, "REDIS_URL": redis_url, "VIVA_DATA_DIR": d,
+                 "VIVA_LOG_LEVEL": "warning", **env})
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    httpx.get(url + "/healthz", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        raise SystemExit("the app server did not start") from None
+                    time.sleep(0.2)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
