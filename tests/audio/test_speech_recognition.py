@@ -1,0 +1,51 @@
+"""Real Whisper tiny.en on real speech: words right, silence empty, context used."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from audio.pcm import pcm16_to_float
+from audio.sample_speech import ANSWERS, espeak_available, word_errors
+from audio.stt import RecognitionBias, RecognitionRequest
+from audio.whisper_stt import drop_repeated_tail
+from realtime.voice_services import VoiceServices
+from tests.audio.voice_support import speech
+
+pytestmark = pytest.mark.slow
+
+
+def recognize(services: VoiceServices, pcm: np.ndarray, bias: RecognitionBias | None = None):
+    recognizer = services.pool.recognizer
+    return recognizer.recognize(RecognitionRequest(pcm16_to_float(pcm),
+                                                   bias or RecognitionBias()))
+
+
+def test_piper_speech_is_transcribed_with_few_errors(services: VoiceServices) -> None:
+    errors = words = 0
+    for question, answer in ANSWERS[:4]:
+        result = recognize(services, speech(services, answer),
+                           RecognitionBias(context=question))
+        e, n = word_errors(answer, result.text)
+        errors, words = errors + e, words + n
+        assert result.decode_s < result.audio_s  # faster than real time
+    assert errors / words <= 0.15, (errors, words)
+
+
+@pytest.mark.skipif(not espeak_available(), reason="espeak-ng is installed by make test")
+def test_a_different_voice_is_understood(services: VoiceServices) -> None:
+    question, answer = ANSWERS[8]
+    result = recognize(services, speech(services, answer, "espeak"),
+                       RecognitionBias(context=question, hotwords=("context manager",)))
+    e, n = word_errors(answer, result.text)
+    assert e / n <= 0.35, result.text
+
+
+def test_silence_gives_no_text(services: VoiceServices) -> None:
+    assert recognize(services, np.zeros(32000, dtype=np.int16)).text == ""
+
+
+def test_repeated_tail_is_dropped() -> None:
+    assert drop_repeated_tail("A tuple is immutable. Is immutable.") == "A tuple is immutable."
+    assert drop_repeated_tail("Use an index. Use an index.") == "Use an index."
+    assert drop_repeated_tail("Hello there. General Kenobi.") == "Hello there. General Kenobi."
