@@ -9,7 +9,7 @@ export VIVA_DATA_DIR ?= $(CURDIR)/var
 export HF_HUB_OFFLINE := 1
 PORT ?= 8000
 
-.PHONY: setup system venv parts run test lint bench-grading clean
+.PHONY: setup system venv parts web run test lint bench-grading clean
 
 setup: system venv parts
 
@@ -30,6 +30,9 @@ parts:
 	@for part in judge voice web; do \
 	  if [ -x scripts/setup-$$part.sh ]; then echo "== setup $$part"; bash scripts/setup-$$part.sh || exit 1; fi; \
 	done
+
+web:
+	bash scripts/setup-web.sh
 
 run: setup
 	@if [ -z "$$REDIS_URL" ]; then bash scripts/start-redis.sh; fi

@@ -14,7 +14,7 @@ import numpy as np
 from audio.pcm import STT_RATE, pcm16_to_float, resample
 
 MAX_DELAY_S = 0.8  # client buffering + playback + capture latency we allow for
-ECHO_NCC = 0.45  # normalized cross-correlation above this is our own voice
+ECHO_NCC = 0.6  # normalized cross-correlation above this is our own voice (other speech ≤ 0.5)
 TAIL_S = 0.5  # reverberation after the last sample played
 
 

@@ -31,7 +31,7 @@ def split_for_speech(texts: list[str]) -> list[str]:
     if len(words) <= SHORT_SENTENCE_WORDS:
         return pieces
     cut = next((i + 1 for i, w in enumerate(words[:SHORT_SENTENCE_WORDS - 1])
-                if w.endswith(",") and i >= 1), None)
+                if w.endswith(",")), None)
     if cut is None:
         cut = FIRST_PIECE_WORDS
         while cut > 1 and words[cut - 1].lower() in _WEAK_ENDINGS:

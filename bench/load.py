@@ -84,7 +84,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--questions", type=int, default=4)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    with private_redis() as redis_url, app_server(redis_url, VIVA_JUDGE_ENABLED="false") as base:
+    with private_redis() as redis_url, app_server(redis_url, VIVA_JUDGE_ENABLED="false",
+                                                    VIVA_VOICE_PRELOAD="false") as base:
         result = asyncio.run(run(base, args.sessions, args.questions))
     if not args.json:
         print(f"{result['sessions']} sessions, {result['answers']} answers in "

@@ -49,7 +49,8 @@ def make_float(tolerance: float = 1e-6) -> Checker:
                     return CheckResult(False, f"token {index + 1} differs")
                 continue
             if not math.isclose(x, y, rel_tol=tolerance, abs_tol=tolerance):
-                return CheckResult(False, f"token {index + 1}: {b} is not within {tolerance} of {a}")
+                return CheckResult(False,
+                                   f"token {index + 1}: {b} is not within {tolerance} of {a}")
         return CheckResult(True)
 
     return check

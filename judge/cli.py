@@ -25,7 +25,7 @@ async def _run(args: argparse.Namespace) -> int:
     except ProblemError as exc:
         print(f"viva judge: {exc}", file=sys.stderr)
         return 2
-    code = Path(args.file).read_text()
+    code = await asyncio.to_thread(Path(args.file).read_text)
     try:
         backend = await select_backend(args.backend)
     except SandboxUnavailable as exc:

@@ -36,8 +36,8 @@ def evidence_text(result: SubmissionResult, *, reveal_hidden: bool) -> str:
         if case.verdict != Verdict.WA:
             error = f"{case.verdict.value}: {error}" if error else case.verdict.value
         if secret:
-            rows.append(f"  {{case: {case.id} ({case.kind}), input: (hidden), "
-                        f"expected: (hidden), actual: (hidden), error: {_quote(case.verdict.value)}}},")
+            rows.append(f"  {{case: {case.id} ({case.kind}), input: (hidden), expected: (hidden), "
+                        f"actual: (hidden), error: {_quote(case.verdict.value)}}},")
         else:
             rows.append(f"  {{case: {case.id}, input: {_quote(case.input)}, "
                         f"expected: {_quote(case.expected)}, actual: {_quote(case.actual)}, "

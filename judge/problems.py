@@ -96,6 +96,21 @@ class Problem(BaseModel):
                     for i, v in enumerate(value)]
         return value
 
+    @model_validator(mode="after")
+    def _test_ids(self) -> Problem:
+        counters: dict[str, int] = {}
+        for test in self.tests:
+            counters[test.kind] = counters.get(test.kind, 0) + 1
+            if test.id is None:
+                prefix = {"sample": "sample", "hidden": "hidden", "performance": "perf"}[test.kind]
+                test.id = f"{prefix}-{counters[test.kind]}"
+        ids = [t.id for t in self.tests]
+        if len(set(ids)) != len(ids):
+            raise ValueError("test ids repeat")
+        if not self.tests:
+            raise ValueError("a problem needs at least one test")
+        return self
+
     @property
     def directory(self) -> Path | None:
         return self.source.parent if self.source else None
@@ -143,15 +158,6 @@ def load_problem(path: Path) -> Problem:
     except ValidationError as exc:
         errors = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise ProblemError(f"{path}: {errors}") from None
-    counters: dict[str, int] = {}
-    for test in problem.tests:
-        counters[test.kind] = counters.get(test.kind, 0) + 1
-        if test.id is None:
-            prefix = {"sample": "sample", "hidden": "hidden", "performance": "perf"}[test.kind]
-            test.id = f"{prefix}-{counters[test.kind]}"
-    ids = [t.id for t in problem.tests]
-    if len(set(ids)) != len(ids):
-        raise ProblemError(f"{path}: test ids repeat")
     return problem
 
 

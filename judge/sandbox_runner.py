@@ -2,8 +2,8 @@
 
 Standard library only: it runs on the image's /usr/bin/python3, mounted read-only at
 /viva/runner.py. It runs as container root holding only CAP_SETUID/CAP_SETGID, so it can drop
-to unprivileged uids but has no power over files. Compilation runs as uid 65534 in /box/w,
-every case as uid 65533 (which can read but not change /box/w and cannot signal the runner).
+to unprivileged uids but has no power over files. Compilation runs as uid 65532 in /sandbox/w,
+every case as uid 65533 (which can read but not change /sandbox/w and cannot signal the runner).
 After each process, a helper with that uid sends kill(-1): every leftover process dies.
 
 Reads /viva/job/manifest.json (root-only: 0700 directory); writes one JSON line per event to
@@ -20,8 +20,9 @@ import selectors
 import signal
 import sys
 import time
+from typing import Any
 
-COMPILE_UID = 65534
+COMPILE_UID = 65532
 RUN_UID = 65533
 WORK = "/sandbox/w"
 
@@ -46,7 +47,14 @@ def oom_kills() -> int:
 
 def as_user(uid: int, action) -> None:
     """Run ``action`` in a forked child that has dropped to ``uid``; wait for it."""
-    pid = os.fork()
+    for _ in range(200):  # a fork storm may hold every pid for a moment
+        try:
+            pid = os.fork()
+            break
+        except BlockingIOError:
+            time.sleep(0.01)
+    else:
+        raise RuntimeError("cannot fork a helper: the container's pids are exhausted")
     if pid == 0:
         code = 0
         try:
@@ -93,6 +101,9 @@ def run(argv: list[str], uid: int, env: dict, stdin: bytes, limits: dict,
             resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
             resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+            # Per-uid process cap below the container's pids limit: the runner keeps room
+            # to fork its killer helper during a fork storm.
+            resource.setrlimit(resource.RLIMIT_NPROC, (limits["pids"], limits["pids"]))
             stack = min(limits["memory_bytes"], 256 * 1024 * 1024)
             resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
             os.setgroups([])
@@ -106,8 +117,8 @@ def run(argv: list[str], uid: int, env: dict, stdin: bytes, limits: dict,
         os._exit(127)
     for fd in (in_r, out_w, err_w):
         os.close(fd)
-    record = {"exit_code": None, "signal": None, "timed_out": False, "oom_killed": False,
-              "output_exceeded": False, "error": None}
+    record: dict[str, Any] = {"exit_code": None, "signal": None, "timed_out": False,
+                              "oom_killed": False, "output_exceeded": False, "error": None}
     out = bytearray()
     err = bytearray()
     sel = selectors.DefaultSelector()
@@ -221,8 +232,8 @@ def main() -> int:
         if record["exit_code"] != 0:
             return 0
     for index, case in enumerate(job["cases"]):
-        with open(os.path.join(base, case["input_file"]), "rb") as handle:
-            data = handle.read()
+        with open(os.path.join(base, case["input_file"]), "rb") as raw:
+            data = raw.read()
         record = run(job["run"]["argv"], RUN_UID, env, data, job["run"]["limits"],
                      f"/tmp/case-{index}")
         emit({"event": "case", "id": case["id"], **record})

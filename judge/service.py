@@ -162,9 +162,9 @@ class JudgeService:
     async def get(self, submission_id: str) -> SubmissionResult | None:
         return await self.store.get(submission_id)
 
-    async def wait(self, submission_id: str, timeout: float = 60) -> SubmissionResult | None:
-        """Poll until the submission is done (tests and the CLI use this)."""
-        deadline = time.monotonic() + timeout
+    async def wait(self, submission_id: str, within_s: float = 60) -> SubmissionResult | None:
+        """Poll until the submission is done or ``within_s`` passed (tests, bench)."""
+        deadline = time.monotonic() + within_s
         while True:
             result = await self.store.get(submission_id)
             if result is None or result.status == "done" or time.monotonic() > deadline:

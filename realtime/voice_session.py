@@ -33,7 +33,7 @@ __all__ = ["VoiceInputError", "VoiceServices", "VoiceSession"]
 
 log = logging.getLogger(__name__)
 
-ECHO_BLOCK_FRAMES = 4  # 120 ms of microphone audio compared against what Viva said
+ECHO_BLOCK_FRAMES = 8  # 240 ms of microphone audio compared against what Viva said
 MAX_HOTWORDS = 20
 
 

@@ -78,7 +78,7 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
         app.state.engine = engine
         app.state.judge = judge
         app.state.voice_loader = voice_loader
-        if preload_voice:
+        if preload_voice or settings.voice_preload:
             voice_loader.start()
         try:
             yield

@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     # Voice
     stt_model: Literal["tiny.en", "base"] = "tiny.en"
     stt_workers: int = 1
+    # Load speech models at start-up (in a thread) so the first spoken turn never waits.
+    voice_preload: bool = True
     silence_ms_conversation: int = 500
     silence_ms_coding: int = 2500
 

@@ -87,7 +87,9 @@ def bwrap_argv(executor: Executor, box: Path, argv: list[str], *, writable_box: 
              "--setenv", "TMPDIR", "/tmp", "--setenv", "LANG", "C.UTF-8"]
     for key, value in executor.env:
         args += ["--setenv", key, value]
-    args += ["--cap-drop", "ALL", "--", *argv]
+    # The root bwrap builds is a tmpfs: make it read-only so only /tmp (and /box while
+    # compiling) can be written.
+    args += ["--remount-ro", "/", "--cap-drop", "ALL", "--", *argv]
     return args
 
 
@@ -174,7 +176,7 @@ class BubblewrapBackend(SandboxBackend):
         return f"bwrap:host-toolchains:cgroup-v{detect_version() or 0}"
 
     async def status(self) -> BackendStatus:
-        if not os.path.exists(BWRAP):
+        if not Path(BWRAP).exists():  # noqa: ASYNC240 - one stat, no blocking I/O to speak of
             return BackendStatus(self.name, False, "bubblewrap is not installed (apt install "
                                  "bubblewrap, or run scripts/setup-judge.sh)")
         if os.geteuid() != 0:

@@ -128,7 +128,8 @@ class RunCgroup:
         return fail > 0 and self.peak_memory_kb() * 1024 >= self.memory_bytes * 0.98
 
     def pids_now(self) -> list[int]:
-        procs = self.dirs[1] / "cgroup.procs" if self.version == 1 else self.dirs[0] / "cgroup.procs"
+        group = self.dirs[1] if self.version == 1 else self.dirs[0]
+        procs = group / "cgroup.procs"
         return [int(p) for p in _read(procs).split()]
 
     def kill_all(self, attempts: int = 50) -> None:

@@ -40,7 +40,7 @@ RUNNER_OVERHEAD = 64 * 1024 * 1024
 
 def _limits(limits: RunLimits) -> dict[str, int]:
     return limits.model_dump(include={"cpu_ms", "wall_ms", "memory_bytes", "output_bytes",
-                                      "stderr_bytes", "file_bytes"})
+                                      "stderr_bytes", "file_bytes", "pids"})
 
 
 def _record(raw: dict[str, Any]) -> RunRecord:
@@ -113,7 +113,7 @@ class DockerBackend(SandboxBackend):
     def _create(self, job: SandboxJob, job_dir: Path) -> Any:
         memory = max(job.run_limits.memory_bytes,
                      job.compile_limits.memory_bytes if job.compile else 0) + RUNNER_OVERHEAD
-        pids = max(job.run_limits.pids, job.compile_limits.pids if job.compile else 0) + 8
+        pids = max(job.run_limits.pids, job.compile_limits.pids if job.compile else 0) + 32
         tmp = job.run_limits.tmp_bytes
         return self._client.containers.create(
             self._image_id,

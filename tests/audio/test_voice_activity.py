@@ -37,9 +37,9 @@ def test_own_voice_coming_back_is_echo_the_candidate_is_not(services: VoiceServi
     echo.add_reference(said.astype("<i2").tobytes(), STT_RATE, t0)
     rng = np.random.default_rng(2)
     delay = int(0.18 * STT_RATE)  # playback + capture latency
-    block = int(0.12 * STT_RATE)
+    block = int(0.24 * STT_RATE)
     echo_hits = candidate_hits = mixed_hits = checks = 0
-    for end in range(delay + STT_RATE, len(said) - STT_RATE, STT_RATE // 2):
+    for end in range(delay + STT_RATE, len(said) - STT_RATE // 2, STT_RATE // 8):
         now = t0 + end / STT_RATE
         looped = 0.3 * pcm16_to_float(said[end - delay - block:end - delay])
         looped = looped + rng.normal(0, 0.003, block).astype(np.float32)
@@ -50,5 +50,6 @@ def test_own_voice_coming_back_is_echo_the_candidate_is_not(services: VoiceServi
         checks += 1
     assert echo_hits >= checks - 1, (echo_hits, checks)
     assert candidate_hits == 0
-    assert mixed_hits <= checks // 4  # talking over the interviewer is not echo
+    # Over the interviewer the candidate is mostly not echo (their pauses may be).
+    assert mixed_hits < checks / 2, (mixed_hits, checks)
     assert not echo.is_echo(pcm16_to_float(said[:block]), t0 + 60)  # long after playback

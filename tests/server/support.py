@@ -17,7 +17,8 @@ RATINGS = {"algorithms": 3, "engineering": 3, "projects": 3}
 
 def make_settings(redis_url: str, data_dir: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {"redis_url": redis_url, "data_dir": data_dir, "env": "test",
-                              "judge_enabled": False, "reviewer_token": "reviewer-secret-xyz"}
+                              "judge_enabled": False, "reviewer_token": "reviewer-secret-xyz",
+                              "voice_preload": False}
     values.update(overrides)
     return Settings(**values)
 

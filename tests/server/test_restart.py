@@ -28,7 +28,8 @@ class ServerProcess:
     def __init__(self, redis_url: str, data_dir: Path):
         self.port = free_port()
         env = {**os.environ, "REDIS_URL": redis_url, "VIVA_DATA_DIR": str(data_dir),
-               "VIVA_JUDGE_ENABLED": "false", "VIVA_ENV": "test", "VIVA_LOG_LEVEL": "warning"}
+               "VIVA_JUDGE_ENABLED": "false", "VIVA_ENV": "test", "VIVA_LOG_LEVEL": "warning",
+               "VIVA_VOICE_PRELOAD": "false"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port)],
             cwd=ROOT, env=env)

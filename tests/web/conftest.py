@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from tests.conftest import ROOT
 from tests.web.harness import JsErrors
 
 WEB = ROOT / "web"
+_LOADED_AT = time.time()  # screenshots newer than this were made by this run
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +40,15 @@ def js_errors() -> Iterator[JsErrors]:
     errors = JsErrors()
     yield errors
     errors.assert_none()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Lists the screenshots the browser tests saved, so they are found from the test output."""
+    from tests.web.harness import SCREENSHOTS
+
+    shots = sorted(p for p in SCREENSHOTS.glob("*.png") if p.stat().st_mtime >= _LOADED_AT) \
+        if SCREENSHOTS.is_dir() else []
+    if shots:
+        terminalreporter.section("web screenshots")
+        for path in shots:
+            terminalreporter.write_line(str(path))

@@ -28,7 +28,8 @@ BASE_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "-
 
 def chromium_path() -> str:
     if not CHROMIUM.exists():
-        raise RuntimeError("Chromium is missing: `make test` installs it (apt-get install chromium)")
+        raise RuntimeError("Chromium is missing: `make test` installs it "
+                           "(apt-get install chromium)")
     return str(CHROMIUM)
 
 

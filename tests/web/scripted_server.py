@@ -28,7 +28,8 @@ from tests.conftest import free_port
 
 TOKEN = "scripted-token"
 TEMPLATES = {
-    "python": "import sys\n\ndef main():\n    a, b = map(int, sys.stdin.read().split())\n    # your code\n\nmain()\n",
+    "python": ("import sys\n\ndef main():\n    a, b = map(int, sys.stdin.read().split())\n"
+               "    # your code\n\nmain()\n"),
     "c": "#include <stdio.h>\n\nint main(void) {\n    return 0;\n}\n",
     "cpp": "#include <iostream>\n\nint main() {\n    return 0;\n}\n",
     "java": "public class Main {\n    public static void main(String[] args) {\n    }\n}\n",
@@ -58,6 +59,7 @@ class Script:
     binary_frames: int = 0
     binary_bytes: int = 0
     audio: bytearray = field(default_factory=bytearray)
+    violations: list[str] = field(default_factory=list)
     connections: int = 0
     socket: WebSocket | None = None
     submissions: int = 0
@@ -204,11 +206,10 @@ class ScriptedServer:
         @app.post("/api/sessions", status_code=201)
         async def create(body: dict[str, Any]) -> JSONResponse:
             if not body.get("candidate_id"):
-                return JSONResponse({"error": {"code": "invalid_input",
-                                               "message": "The request body is invalid; see details.",
-                                               "details": [{"loc": ["body", "candidate_id"],
-                                                            "msg": "Field required"}]}},
-                                    status_code=422)
+                error = {"code": "invalid_input",
+                         "message": "The request body is invalid; see details.",
+                         "details": [{"loc": ["body", "candidate_id"], "msg": "Field required"}]}
+                return JSONResponse({"error": error}, status_code=422)
             self.script.received.append({"type": "http_create", **body})
             return JSONResponse({"session_id": "s-1", "token": TOKEN,
                                  "ws_url": f"ws://0.0.0.0:1/ws/sessions/s-1?token={TOKEN}"},
@@ -225,18 +226,22 @@ class ScriptedServer:
             self.loop = asyncio.get_running_loop()
             self.script.connections += 1
             self.script.socket = ws
+            configured = False
             try:
                 while True:
                     message = await ws.receive()
                     if message["type"] == "websocket.disconnect":
                         return
                     if message.get("bytes") is not None:
+                        if not configured:
+                            self.script.violations.append("audio before audio_config")
                         self.script.binary_frames += 1
                         self.script.binary_bytes += len(message["bytes"])
                         self.script.audio += message["bytes"]
                         continue
                     data = json.loads(message["text"])
                     self.script.received.append(data)
+                    configured = configured or data.get("type") == "audio_config"
                     if data.get("type") == "resume":
                         for event in self.script.events:
                             if event["seq"] > int(data.get("after_seq", 0)):

@@ -108,6 +108,8 @@ def test_spoken_interview_then_coding_round(
         audio = page.get_by_test_id("interviewer-audio")
         expect(audio).not_to_have_attribute("data-bytes", "0", timeout=60_000)
         screenshot(page, "e2e-voice-interview")
+        # The server refused nothing the page sent (e.g. audio ahead of audio_config).
+        expect(page.get_by_test_id("error-message")).to_have_count(0)
 
         answer_until_coding(page)
         editor = page.get_by_test_id("code-editor")
@@ -136,6 +138,7 @@ def test_spoken_interview_then_coding_round(
         expect(page.get_by_test_id("case-row")).to_have_count(total)
         expect(page.locator("[data-testid=case-row][data-verdict=AC]")).to_have_count(total)
         screenshot(page, "e2e-coding-accepted")
+        expect(page.get_by_test_id("error-message")).to_have_count(0)
 
         page.get_by_test_id("end-interview").click()
         report_link = page.get_by_test_id("report-link")

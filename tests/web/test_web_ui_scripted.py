@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +30,7 @@ def scripted(web_dist: Path) -> Iterator[ScriptedServer]:
     server.stop()
 
 
-def wait_for(predicate, timeout_s: float = 10, what: str = "condition") -> None:  # type: ignore[no-untyped-def]
+def wait_for(predicate: Callable[[], bool], timeout_s: float = 10, what: str = "condition") -> None:
     deadline = time.monotonic() + timeout_s
     while not predicate():
         if time.monotonic() > deadline:
@@ -170,6 +170,7 @@ def test_voice_room_streams_mic_and_obeys_barge_in(
         start_from_lobby(page, scripted.url, "voice")
         expect(page.get_by_test_id("mic-status")).to_have_attribute("data-state", "live")
         wait_for(lambda: scripted.script.binary_frames >= 10, what="microphone frames")
+        assert scripted.script.violations == []
         kinds = scripted.script.kinds()
         assert "audio_config" in kinds
         config = next(m for m in scripted.script.received if m["type"] == "audio_config")
@@ -198,6 +199,13 @@ def test_voice_room_streams_mic_and_obeys_barge_in(
         wait_for(lambda: scripted.script.binary_frames > muted_from + 5, what="muted frames")
         page.get_by_test_id("end-turn").click()
         wait_for(lambda: "end_turn" in scripted.script.kinds(), what="end_turn")
+        # After a dropped connection the new socket is configured again before audio.
+        scripted.drop_connection()
+        wait_for(lambda: scripted.script.connections == 2, what="reconnect")
+        frames = scripted.script.binary_frames
+        wait_for(lambda: scripted.script.binary_frames > frames + 5, what="frames after reconnect")
+        assert scripted.script.kinds().count("audio_config") == 2
+        assert scripted.script.violations == []
         screenshot(page, "scripted-voice-room")
     finally:
         browser.close()

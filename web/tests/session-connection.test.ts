@@ -101,6 +101,31 @@ test('reconnect resumes after the last seq and drops replayed duplicates', () =>
   connection.close();
 });
 
+test('audio_config goes ahead of the first frame on every socket', () => {
+  const connection = new SessionConnection('ws://viva.test/ws', {
+    onEvent: () => undefined,
+    onAudio: () => undefined,
+    onState: () => undefined,
+    onOpen: () => undefined,
+  });
+  connection.setAudioConfig({ type: 'audio_config', sample_rate: 16000, encoding: 'pcm_s16le' });
+  timers.length = 0;
+  connection.connect();
+  const socket = FakeSocket.instances.at(-1)!;
+  connection.sendAudio(new ArrayBuffer(1280)); // the mic can start before the socket opens
+  socket.serverOpen();
+  connection.sendAudio(new ArrayBuffer(1280));
+  const kinds = socket.sent.map((s) => (typeof s === 'string' ? JSON.parse(s).type : 'pcm'));
+  assert.deepEqual(kinds, ['resume', 'audio_config', 'pcm', 'pcm']);
+  socket.serverDrop();
+  timers.shift()!();
+  const next = FakeSocket.instances.at(-1)!;
+  next.serverOpen();
+  connection.sendAudio(new ArrayBuffer(1280));
+  assert.deepEqual(next.sent.map((s) => (typeof s === 'string' ? JSON.parse(s).type : 'pcm')), ['resume', 'audio_config', 'pcm']);
+  connection.close();
+});
+
 test('a refused token is final: no reconnect loop', () => {
   const states: string[] = [];
   const connection = new SessionConnection('ws://viva.test/ws', {

@@ -15,7 +15,8 @@ export interface ConnectionHandlers {
 
 /** Close codes after which retrying cannot help (bad token, unknown or finished session). */
 const FATAL_CLOSE_CODES = new Set([1008, 4001, 4003, 4004, 4401, 4403, 4404, 4410]);
-const MAX_QUEUED_AUDIO_BYTES = 16000 * 2 * 10; // 10 s of 16 kHz PCM16
+// The server lets audio run at most 2 s ahead of real time: keep no more than that.
+const MAX_QUEUED_AUDIO_BYTES = 16000 * 2 * 1.5; // 1.5 s of 16 kHz PCM16
 
 export function websocketUrl(sessionId: string, token: string, wsUrl?: string): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -38,6 +39,8 @@ export class SessionConnection {
   private retryTimer: number | null = null;
   private readonly textQueue: ClientMessage[] = [];
   private audioQueue: ArrayBuffer[] = [];
+  private audioConfig: ClientMessage | null = null;
+  private audioConfigSent = false; // on the current socket
   private audioQueuedBytes = 0;
   private readonly onOnline = () => {
     if (this.state === 'reconnecting') this.reconnectNow();
@@ -69,9 +72,16 @@ export class SessionConnection {
     }
   }
 
-  /** Audio is kept for a short outage (10 s) so a brief drop does not cut a sentence. */
+  /** The `audio_config` that must precede binary frames on every socket. */
+  setAudioConfig(config: ClientMessage | null): void {
+    this.audioConfig = config;
+    this.audioConfigSent = false;
+  }
+
+  /** The latest 1.5 s of audio is kept through an outage, so a blip does not cut a word. */
   sendAudio(frame: ArrayBuffer): void {
     if (this.socket?.readyState === WebSocket.OPEN && this.state === 'open') {
+      this.ensureAudioConfig(this.socket);
       this.socket.send(frame);
       return;
     }
@@ -116,11 +126,13 @@ export class SessionConnection {
       if (socket !== this.socket) return;
       const reconnect = this.everOpened;
       this.everOpened = true;
+      this.audioConfigSent = false;
       this.attempts = 0;
       socket.send(JSON.stringify({ type: 'resume', after_seq: this.lastSeq } satisfies ClientMessage));
       this.handlers.onOpen({ send: (m) => socket.send(JSON.stringify(m)) }, reconnect);
       this.state = 'open';
       for (const message of this.textQueue.splice(0)) socket.send(JSON.stringify(message));
+      if (this.audioQueue.length) this.ensureAudioConfig(socket);
       for (const frame of this.audioQueue) socket.send(frame);
       this.discardQueuedAudio();
       this.setState('open', 'Connected');
@@ -154,6 +166,12 @@ export class SessionConnection {
     };
     // An error is always followed by close; the close handler decides what to do.
     socket.onerror = () => undefined;
+  }
+
+  private ensureAudioConfig(socket: WebSocket): void {
+    if (this.audioConfigSent || !this.audioConfig) return;
+    socket.send(JSON.stringify(this.audioConfig));
+    this.audioConfigSent = true;
   }
 
   private finish(detail: string): void {

@@ -87,9 +87,6 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
       ? new VoicePanel({
           audioContext: getAudioContext,
           onFrame: (pcm) => connection.sendAudio(pcm),
-          onStarted: () => {
-            if (connection.state === 'open') connection.send(AUDIO_CONFIG);
-          },
           onStopped: () => connection.discardQueuedAudio(),
           onEndTurn: () => connection.send({ type: 'end_turn' }),
         })
@@ -108,7 +105,6 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
         socket.send({ type: 'start' });
         markStarted(stored.session_id);
       }
-      if (voice?.active) socket.send(AUDIO_CONFIG);
     },
     onState(state, detail) {
       badge.set(state, detail);
@@ -260,6 +256,8 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
     ),
   );
 
+  // The connection sends audio_config ahead of the first frame on every socket.
+  if (voice) connection.setAudioConfig(AUDIO_CONFIG);
   connection.connect();
   if (voice) {
     // Inside the lobby's click the page may start audio; the mic asks for permission itself.

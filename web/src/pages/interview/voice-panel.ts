@@ -6,7 +6,6 @@ export interface VoicePanelHooks {
   /** Resumes the shared AudioContext inside the click that asked for the mic. */
   audioContext(): AudioContext;
   onFrame(pcm: ArrayBuffer): void;
-  onStarted(): void;
   onStopped(): void;
   /** The candidate says they are done, without waiting for the silence window. */
   onEndTurn(): void;
@@ -71,7 +70,6 @@ export class VoicePanel {
       this.mute.disabled = false;
       this.endTurn.disabled = false;
       this.setStatus('live', 'Listening. Speak your answer; pause when you are done.');
-      this.hooks.onStarted();
     } catch (error) {
       const message =
         error instanceof MicrophoneError ? error.message : `The microphone could not start: ${String(error)}. Type your answers instead.`;

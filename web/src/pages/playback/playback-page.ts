@@ -53,6 +53,8 @@ function askToken(main: HTMLElement, load: (token: string) => Promise<void>): vo
 
 function showTimeline(main: HTMLElement, sessionId: string, events: TimelineEvent[], token: string | null): () => void {
   const ordered = [...events].sort((a, b) => (a.t_ms ?? 0) - (b.t_ms ?? 0) || (a.seq ?? 0) - (b.seq ?? 0));
+  // The list shows moments worth jumping to; streaming detail (partials, audio marks) is not.
+  const listed = ordered.filter((e) => !QUIET_TYPES.has(e.type));
   const end = ordered.length ? (ordered[ordered.length - 1].t_ms ?? 0) : 0;
   let t = 0;
   let playing: number | null = null;
@@ -78,7 +80,7 @@ function showTimeline(main: HTMLElement, sessionId: string, events: TimelineEven
   const list = h(
     'ol',
     { class: 'event-list', 'data-testid': 'playback-events' },
-    ordered.map((event) =>
+    listed.map((event) =>
       h(
         'li',
         {},
@@ -112,7 +114,7 @@ function showTimeline(main: HTMLElement, sessionId: string, events: TimelineEven
     code.textContent = state?.code ?? '';
     const result = evidenceAt(ordered, t);
     replaceChildren(evidence, result ? evidenceTable(result.verdict, result.cases, result.passed, result.total) : h('p', { class: 'hint' }, 'No tests run yet at this point.'));
-    list.querySelectorAll('li').forEach((li, index) => li.classList.toggle('past', (ordered[index].t_ms ?? 0) <= t));
+    list.querySelectorAll('li').forEach((li, index) => li.classList.toggle('past', (listed[index].t_ms ?? 0) <= t));
   }
 
   function tick(now: number): void {
@@ -163,12 +165,17 @@ function showTimeline(main: HTMLElement, sessionId: string, events: TimelineEven
   return stop;
 }
 
+const QUIET_TYPES = new Set(['transcript_partial', 'tts_start', 'tts_end', 'tts_stop', 'latency', 'latency_marks']);
+
 function evidenceTable(verdict: Verdict | null, cases: CaseResult[], passed: number, total: number): HTMLElement {
   return h(
     'div',
     {},
     h('p', {}, h('span', { class: `verdict verdict-${verdict ?? 'pending'}` }, verdict ?? '…'), ` ${verdict ? VERDICT_NAMES[verdict] : ''} · ${passed}/${total} passed`),
     h(
+      'div',
+      { class: 'cases' },
+      h(
       'table',
       { class: 'case-table' },
       h('thead', {}, h('tr', {}, h('th', {}, 'Test'), h('th', {}, 'Kind'), h('th', {}, 'Verdict'), h('th', {}, 'Time'), h('th', {}, 'Memory'))),
@@ -178,6 +185,7 @@ function evidenceTable(verdict: Verdict | null, cases: CaseResult[], passed: num
         cases.map((c) =>
           h('tr', {}, h('td', {}, c.id), h('td', {}, c.kind), h('td', {}, c.verdict ?? '…'), h('td', { class: 'num' }, c.time_ms === null ? '—' : `${c.time_ms} ms`), h('td', { class: 'num' }, c.memory_kb === null ? '—' : `${c.memory_kb} KB`)),
         ),
+      ),
       ),
     ),
   );
