@@ -9,7 +9,7 @@ export VIVA_DATA_DIR ?= $(CURDIR)/var
 export HF_HUB_OFFLINE := 1
 PORT ?= 8000
 
-.PHONY: setup system venv parts web run test lint bench-grading clean
+.PHONY: setup system venv parts web judge-images run test lint bench-grading clean
 
 setup: system venv parts
 
@@ -33,6 +33,9 @@ parts:
 
 web:
 	bash scripts/setup-web.sh
+
+judge-images:
+	bash scripts/setup-judge.sh
 
 run: setup
 	@if [ -z "$$REDIS_URL" ]; then bash scripts/start-redis.sh; fi

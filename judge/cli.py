@@ -27,17 +27,20 @@ async def _run(args: argparse.Namespace) -> int:
         return 2
     code = await asyncio.to_thread(Path(args.file).read_text)
     try:
-        backend = await select_backend(args.backend)
+        backend = await select_backend(args.backend, docker_pool=0)  # one run: no pool
     except SandboxUnavailable as exc:
         print(f"viva judge: {exc}", file=sys.stderr)
         return 3
     started = int(time.time() * 1000)
-    outcome = await judge_code(problem, args.language, code, args.kind, backend)
+    try:
+        outcome = await judge_code(problem, args.language, code, args.kind, backend)
+    finally:
+        await backend.aclose()
     result = SubmissionResult(
         submission_id=uuid.uuid4().hex, problem_id=problem.id, language=args.language,
         kind=args.kind, status="done", verdict=outcome.verdict, passed=outcome.passed,
         total=outcome.total, compile=outcome.compile, cases=outcome.cases, image=outcome.image,
-        backend=outcome.backend, code=code, created_ms=started,
+        backend=outcome.backend, code=code, created_ms=started, error=outcome.error,
         finished_ms=int(time.time() * 1000), execution=problem.execution,
     )
     result.diff, summary = diff_against(None, result)

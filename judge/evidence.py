@@ -49,6 +49,8 @@ def evidence_text(result: SubmissionResult, *, reveal_hidden: bool) -> str:
     else:
         where = f" at line {result.compile.line}" if result.compile.line else ""
         lines.append(f"Compile: failed{where}: {result.compile.message or 'see the log'}")
+    if result.error:
+        lines.append(f"Judge error: {result.error}")
     if result.execution == "manual":
         lines.append("Execution: manual (not run; review the code)")
     if result.diff_summary:

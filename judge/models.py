@@ -106,6 +106,7 @@ class SubmissionResult(BaseModel):
     evidence_text: str = ""
     diff: str | None = None
     diff_summary: str | None = None
+    error: str | None = None  # why the judge itself failed (verdict IE); never the candidate
     image: str = ""
     backend: str = ""
     code: str = ""

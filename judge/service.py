@@ -66,8 +66,11 @@ class JudgeService:
     async def get_backend(self, required: bool = True) -> SandboxBackend:
         """The selected sandbox; re-selected when it stops answering. Fails closed."""
         async with self._backend_lock:
-            if self.backend is not None and (await self.backend.status()).ok:
-                return self.backend
+            if self.backend is not None:
+                if (await self.backend.status()).ok:
+                    return self.backend
+                await self.backend.aclose()  # e.g. its warm pool
+                self.backend = None
             try:
                 self.backend = await select_backend(self.backend_choice)
                 self.backend_reason = ""

@@ -51,6 +51,7 @@ class Outcome:
     total: int = 0
     image: str = ""
     backend: str = ""
+    error: str | None = None
 
 
 def run_limits(problem: Problem, executor: Executor) -> RunLimits:
@@ -119,7 +120,10 @@ async def judge_code(problem: Problem, language: str, code: str, kind: Submissio
             if isinstance(event, CompileDone):
                 outcome.compile = _compile_result(executor, event)
                 if not outcome.compile.ok:
-                    outcome.verdict = Verdict.IE if event.record.error else Verdict.CE
+                    if event.record.error:
+                        outcome.verdict, outcome.error = Verdict.IE, event.record.error
+                    else:
+                        outcome.verdict = Verdict.CE
                     break
                 continue
             assert isinstance(event, CaseDone)
@@ -137,9 +141,7 @@ async def judge_code(problem: Problem, language: str, code: str, kind: Submissio
                     break
     except SandboxUnavailable as exc:
         outcome.verdict = Verdict.IE
-        outcome.compile.message = outcome.compile.message or f"judge error: {exc}"
-        if not outcome.compile.log:
-            outcome.compile.log = str(exc)
+        outcome.error = str(exc)
     finally:
         with contextlib.suppress(Exception):
             await events.aclose()  # type: ignore[attr-defined]

@@ -129,6 +129,7 @@ class Worker:
         result.compile, result.cases = outcome.compile, outcome.cases
         result.verdict, result.passed, result.total = outcome.verdict, outcome.passed, outcome.total
         result.image, result.backend = outcome.image, outcome.backend
+        result.error = outcome.error
         await self._finish(result)
 
     async def _finish(self, result: SubmissionResult) -> None:
@@ -146,7 +147,7 @@ class Worker:
         if result is None or result.status == "done":
             return
         result.verdict = Verdict.IE
-        result.compile.message = message
+        result.error = message
         await self._finish(result)
 
 

@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,11 @@ from judge.models import RunLimits, RunRecord
 RUNNER = Path(__file__).resolve().parent.parent / "sandbox_runner.py"
 DEFAULT_IMAGE = os.environ.get("VIVA_JUDGE_IMAGE", "viva-judge:current")
 RUNNER_OVERHEAD = 64 * 1024 * 1024
+# Warm containers are created with one uniform configuration big enough for compilation;
+# the runner enforces each run's own limits inside.
+POOL_MEMORY = 1024 * 1024 * 1024 + RUNNER_OVERHEAD
+POOL_PIDS = 160
+DEFAULT_POOL = int(os.environ.get("VIVA_JUDGE_DOCKER_POOL", "2"))
 
 
 def _limits(limits: RunLimits) -> dict[str, int]:
@@ -54,15 +60,88 @@ def _record(raw: dict[str, Any]) -> RunRecord:
     )
 
 
+class WarmPool:
+    """Started containers whose runner waits for a job (``docker start`` is ~0.3 s of the
+    ~0.5 s a container costs). Kept full by a daemon thread: the SDK is blocking anyway and a
+    thread is not tied to any one event loop. Each warm container has its own empty job
+    directory; the host writes the job there before any candidate code ran in it."""
+
+    def __init__(self, backend: DockerBackend, size: int):
+        self.backend = backend
+        self.size = size
+        self.ready: list[tuple[Any, Path]] = []
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._fill_forever, name="judge-warm-pool",
+                                       daemon=True)
+        self.thread.start()
+
+    def _fill_forever(self) -> None:
+        self._remove_exited()
+        while not self.stopping.is_set():
+            with self.lock:
+                missing = self.size - len(self.ready)
+            if missing <= 0:
+                self.wake.wait(timeout=5)
+                self.wake.clear()
+                continue
+            try:
+                job_dir = Path(tempfile.mkdtemp(prefix="viva-docker-", dir=self.backend.work_root))
+                container = self.backend._create_container(job_dir, POOL_MEMORY, POOL_PIDS,
+                                                           warm=True)
+                container.start()
+            except Exception:  # engine hiccup: retry later, cold path meanwhile
+                time.sleep(2)
+                continue
+            with self.lock:
+                if not self.stopping.is_set():
+                    self.ready.append((container, job_dir))
+                    continue
+            # closed while this one was starting
+            with contextlib.suppress(Exception):
+                container.remove(force=True)
+            shutil.rmtree(job_dir, ignore_errors=True)
+
+    def _remove_exited(self) -> None:
+        """Warm containers of a process that died idle until their runner gives up, then
+        stay behind as exited: clear those."""
+        with contextlib.suppress(Exception):
+            client = self.backend._client
+            for container in client.containers.list(
+                    all=True, filters={"label": "org.viva.judge", "status": "exited"}):
+                container.remove(force=True)
+
+    def take(self) -> tuple[Any, Path] | None:
+        with self.lock:
+            taken = self.ready.pop(0) if self.ready else None
+        self.wake.set()
+        return taken
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.wake.set()
+        with self.lock:
+            leftovers, self.ready = self.ready, []
+        for container, job_dir in leftovers:
+            with contextlib.suppress(Exception):
+                container.remove(force=True)
+            shutil.rmtree(job_dir, ignore_errors=True)
+
+
 class DockerBackend(SandboxBackend):
     name = "docker"
 
-    def __init__(self, image: str = DEFAULT_IMAGE, work_root: Path | None = None):
+    def __init__(self, image: str = DEFAULT_IMAGE, work_root: Path | None = None,
+                 pool_size: int | None = None):
         self.image_ref = image
         self.work_root = work_root or Path(tempfile.gettempdir())
+        self.pool_size = DEFAULT_POOL if pool_size is None else pool_size
+        self._pool: WarmPool | None = None
         self._client: Any = None
         self._image_id = ""
         self._lock = threading.Lock()
+        self._checked: tuple[float, BackendStatus | None] = (0.0, None)
 
     @property
     def image(self) -> str:
@@ -87,10 +166,21 @@ class DockerBackend(SandboxBackend):
             return BackendStatus(self.name, True, image=self._image_id)
 
     async def status(self) -> BackendStatus:
-        return await asyncio.to_thread(self._connect)
+        status = await asyncio.to_thread(self._connect)
+        self._checked = (time.monotonic(), status)
+        return status
 
-    def _write_job(self, job: SandboxJob) -> Path:
-        job_dir = Path(tempfile.mkdtemp(prefix="viva-docker-", dir=self.work_root))  # 0700
+    async def _recent_status(self) -> BackendStatus:
+        """The engine check costs two API calls: reuse one younger than a few seconds."""
+        checked_at, status = self._checked
+        if status is not None and status.ok and time.monotonic() - checked_at < 5:
+            return status
+        return await self.status()
+
+    def _write_job(self, job: SandboxJob, job_dir: Path | None = None) -> Path:
+        """Inputs and manifest into a fresh 0700 directory (or a warm container's, still
+        untouched by any candidate). The manifest lands last, by rename: it is the signal."""
+        job_dir = job_dir or Path(tempfile.mkdtemp(prefix="viva-docker-", dir=self.work_root))
         (job_dir / "in").mkdir()
         cases = []
         for index, (case_id, data) in enumerate(job.inputs):
@@ -107,39 +197,67 @@ class DockerBackend(SandboxBackend):
             "run": {"argv": run_argv, "limits": _limits(job.run_limits)},
             "cases": cases,
         }
-        (job_dir / "manifest.json").write_text(json.dumps(manifest))
+        staged = job_dir / "manifest.json.tmp"
+        staged.write_text(json.dumps(manifest))
+        staged.rename(job_dir / "manifest.json")
         return job_dir
 
-    def _create(self, job: SandboxJob, job_dir: Path) -> Any:
+    @staticmethod
+    def _needs(job: SandboxJob) -> tuple[int, int]:
         memory = max(job.run_limits.memory_bytes,
                      job.compile_limits.memory_bytes if job.compile else 0) + RUNNER_OVERHEAD
         pids = max(job.run_limits.pids, job.compile_limits.pids if job.compile else 0) + 32
-        tmp = job.run_limits.tmp_bytes
+        return memory, pids
+
+    def _create_container(self, job_dir: Path, memory: int, pids: int, *, warm: bool) -> Any:
+        tmp = 512 << 20
+        command = ["/usr/bin/python3", "-I", "-S", "/viva/runner.py",
+                   "/viva/job/manifest.json"] + (["--wait"] if warm else [])
         return self._client.containers.create(
             self._image_id,
-            command=["/usr/bin/python3", "-I", "-S", "/viva/runner.py",
-                     "/viva/job/manifest.json"],
+            command=command,
             user="0:0", working_dir="/", environment={}, hostname="box",
             network_mode="none", read_only=True,
             tmpfs={"/sandbox": "rw,exec,nosuid,nodev,size=256m,mode=1777",
-                   "/tmp": f"rw,exec,nosuid,nodev,size={max(tmp, 512 << 20)},mode=1777"},
+                   "/tmp": f"rw,exec,nosuid,nodev,size={tmp},mode=1777"},
             volumes={str(RUNNER): {"bind": "/viva/runner.py", "mode": "ro"},
                      str(job_dir): {"bind": "/viva/job", "mode": "ro"}},
             mem_limit=memory, memswap_limit=memory, pids_limit=pids,
             cap_drop=["ALL"], cap_add=["SETUID", "SETGID"],
             security_opt=["no-new-privileges"],
             ulimits=[{"Name": "nofile", "Soft": 256, "Hard": 256}],
-            ipc_mode="private", labels={"org.viva.judge": "run"}, detach=True,
+            ipc_mode="private", labels={"org.viva.judge": "warm" if warm else "run"},
+            detach=True,
         )
 
+    def _acquire(self, job: SandboxJob) -> tuple[Any, Path, bool]:
+        """A started container already holding ``job``: warm from the pool when it fits."""
+        memory, pids = self._needs(job)
+        if self.pool_size > 0 and memory <= POOL_MEMORY and pids <= POOL_PIDS:
+            if self._pool is None:
+                self._pool = WarmPool(self, self.pool_size)
+            taken = self._pool.take()
+            if taken is not None:
+                container, job_dir = taken
+                self._write_job(job, job_dir)
+                return container, job_dir, True
+        job_dir = self._write_job(job)
+        container = self._create_container(job_dir, memory, pids, warm=False)
+        return container, job_dir, False
+
+    async def aclose(self) -> None:
+        if self._pool is not None:
+            await asyncio.to_thread(self._pool.close)
+            self._pool = None
+
     async def execute(self, job: SandboxJob) -> AsyncIterator[SandboxEvent]:
-        status = await self.status()
+        status = await self._recent_status()
         if not status.ok:
             raise SandboxUnavailable(status.reason)
-        job_dir = await asyncio.to_thread(self._write_job, job)
         loop = asyncio.get_running_loop()
         lines: asyncio.Queue[bytes | Exception | None] = asyncio.Queue()
         container: Any = None
+        job_dir: Path | None = None
         stop = threading.Event()
 
         def pump() -> None:
@@ -161,10 +279,11 @@ class DockerBackend(SandboxBackend):
         budget = (job.compile_limits.wall_ms if job.compile else 0) + 10_000 + sum(
             job.run_limits.wall_ms + 1000 for _ in job.inputs)
         try:
-            container = await asyncio.to_thread(self._create, job, job_dir)
+            container, job_dir, warm = await asyncio.to_thread(self._acquire, job)
             reader = threading.Thread(target=pump, daemon=True)
-            # attach before start so no line is missed
-            await asyncio.to_thread(container.start)
+            if not warm:
+                await asyncio.to_thread(container.start)
+            # attach(logs=True) replays what was printed before it attached: nothing is lost
             reader.start()
             deadline = loop.time() + budget / 1000
             while True:
@@ -192,4 +311,5 @@ class DockerBackend(SandboxBackend):
             if container is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.to_thread(container.remove, force=True)
-            await asyncio.to_thread(shutil.rmtree, job_dir, True)
+            if job_dir is not None:
+                await asyncio.to_thread(shutil.rmtree, job_dir, True)

@@ -12,14 +12,16 @@ from judge.backends.docker_engine import DockerBackend
 BackendChoice = Literal["auto", "docker", "bwrap"]
 
 
-async def select_backend(choice: str | None = None) -> SandboxBackend:
-    """The backend for ``choice`` (default from the environment); raises with every reason."""
+async def select_backend(choice: str | None = None, *,
+                         docker_pool: int | None = None) -> SandboxBackend:
+    """The backend for ``choice`` (default from the environment); raises with every reason.
+    ``docker_pool``: warm containers to keep (None: VIVA_JUDGE_DOCKER_POOL, default 2)."""
     choice = choice or os.environ.get("VIVA_JUDGE_BACKEND", "auto")
     if choice not in ("auto", "docker", "bwrap"):
         raise SandboxUnavailable(f"VIVA_JUDGE_BACKEND={choice!r}: use auto, docker or bwrap")
     candidates: list[SandboxBackend] = []
     if choice in ("auto", "docker"):
-        candidates.append(DockerBackend())
+        candidates.append(DockerBackend(pool_size=docker_pool))
     if choice in ("auto", "bwrap"):
         candidates.append(BubblewrapBackend())
     reasons = []

@@ -34,7 +34,7 @@ def bwrap() -> SandboxBackend:
 
 @pytest.fixture(scope="session")
 def docker() -> SandboxBackend:
-    backend = DockerBackend()
+    backend = DockerBackend(pool_size=0)
     status = asyncio.run(backend.status())
     if not status.ok:
         pytest.skip(f"Docker judge unavailable: {status.reason}")

@@ -71,3 +71,30 @@ async def test_python_syntax_error_is_ce_with_line(backend: SandboxBackend, sum_
                                backend)
     assert outcome.verdict == Verdict.CE
     assert outcome.compile.line == 2, outcome.compile.log
+
+
+async def test_manual_problems_compile_but_do_not_run(bwrap: SandboxBackend,
+                                                      tmp_path: Path) -> None:
+    path = write_problem(tmp_path, [("sample", "1 2\n", "3\n")])
+    path.write_text(path.read_text() + "execution: manual\n")
+    problem = load_problem(path)
+    outcome = await judge_code(problem, "python", "print(1)\n", "submit", bwrap)
+    assert outcome.compile.ok and outcome.cases == [] and outcome.verdict is None
+    broken = await judge_code(problem, "python", "print(\n", "submit", bwrap)
+    assert broken.verdict == Verdict.CE
+
+
+@pytest.mark.docker
+async def test_docker_warm_pool(docker: SandboxBackend, sum_problem) -> None:
+    from judge.backends.docker_engine import DockerBackend
+
+    pooled = DockerBackend(pool_size=1)
+    try:
+        for _ in range(3):  # warm (or cold while the pool refills): same verdicts either way
+            outcome = await judge_code(sum_problem, "python", EXECUTORS["python"].self_test,
+                                       "submit", pooled)
+            assert outcome.verdict == Verdict.AC and outcome.passed == 3
+        wrong = await judge_code(sum_problem, "cpp", "int main(){return 1;}\n", "submit", pooled)
+        assert wrong.verdict == Verdict.RE
+    finally:
+        await pooled.aclose()
