@@ -46,6 +46,7 @@ class LocalServer:
         params.n_parallel = 1
         params.cpuparams.n_threads = threads
         params.port = _free_port()
+        params.verbosity = -1  # llama.cpp logs every token timing to stderr otherwise
         self.port = params.port
         self._server: object | None = xllamacpp.Server(params)
         self.model_path = model_path
