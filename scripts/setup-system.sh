@@ -5,6 +5,8 @@ need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v espeak-ng >/dev/null || need+=(espeak-ng)
 command -v sox >/dev/null || need+=(sox)
+# Browser tests drive Debian's Chromium (never a downloaded browser).
+command -v chromium >/dev/null || need+=(chromium)
 command -v python3 >/dev/null || need+=(python3 python3-venv)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
