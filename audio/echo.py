@@ -76,4 +76,10 @@ class EchoDetector:
         block_s = len(block) / STT_RATE
         lo = max(0, int((played - block_s - MAX_DELAY_S) * STT_RATE))
         hi = min(len(self._reference), int((played + 0.05) * STT_RATE))
-        return max_normalized_correlation(block, self._reference[lo:hi]) >= ECHO_NCC
+        window = self._reference[lo:hi]
+        if len(window) < len(block):
+            # Playback has just begun: compare the newest part of the block only.
+            block = block[len(block) - len(window):]
+        if len(block) < STT_RATE // 20:
+            return False
+        return max_normalized_correlation(block, window) >= ECHO_NCC

@@ -11,7 +11,6 @@ greedily with the interview's question and key terms as the prompt.
 from __future__ import annotations
 
 import os
-import re
 import time
 from pathlib import Path
 
@@ -119,16 +118,37 @@ def _contains(haystack: list[str], needle: list[str]) -> bool:
 
 
 def drop_repeated_tail(text: str) -> str:
-    """Remove trailing sentences whose words already appeared, in order, earlier on."""
-    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
-    while len(sentences) > 1:
-        last = _words(sentences[-1])
-        earlier = _words(" ".join(sentences[:-1]))
-        if len(last) >= 2 and (_contains(earlier, last) or earlier[: len(last)] == last):
-            sentences.pop()
-            continue
-        if len(last) >= 4 and (_contains(earlier, last[:-1]) or _contains(earlier, last[1:])):
-            sentences.pop()  # a repeat cut off by the token budget, or with a word changed
-            continue
-        break
-    return " ".join(sentences)
+    """Remove what a decoder loop appended: an immediately repeated run of words at the end,
+    or a trailing fragment or sentence whose words were already said, in order."""
+    tokens = _collapse_loops(text.split())
+    while tokens:
+        keys = [" ".join(_words(t)) for t in tokens]
+        n = len(keys)
+        cut = next((p for p in range(2, n // 2 + 1) if keys[n - 2 * p:n - p] == keys[n - p:]),
+                   None)
+        if cut is None:
+            ends = [i for i, t in enumerate(tokens[:-1]) if t.endswith((".", "!", "?"))]
+            if ends:
+                tail = [k for k in keys[ends[-1] + 1:] if k]
+                before = [k for k in keys[:ends[-1] + 1] if k]
+                if _contains(before, tail) or (len(tail) >= 4 and (
+                        _contains(before, tail[:-1]) or _contains(before, tail[1:]))):
+                    cut = n - ends[-1] - 1
+        if cut is None:
+            break
+        tokens = tokens[:n - cut]
+    return " ".join(tokens)
+
+
+def _collapse_loops(tokens: list[str]) -> list[str]:
+    """Drop immediate repeats of a run of 3+ words anywhere ("X Y Z X Y Z" → "X Y Z")."""
+    i = 0
+    while i < len(tokens):
+        keys = [" ".join(_words(t)) for t in tokens]
+        for p in range((len(tokens) - i) // 2, 2, -1):
+            if keys[i:i + p] == keys[i + p:i + 2 * p]:
+                del tokens[i + p:i + 2 * p]
+                break
+        else:
+            i += 1
+    return tokens

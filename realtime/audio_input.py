@@ -14,7 +14,7 @@ from realtime.errors import VoiceInputError
 SUPPORTED_RATES = (8000, 16000, 22050, 24000, 32000, 44100, 48000)
 SUPPORTED_ENCODINGS = ("pcm_s16le",)
 MAX_FRAME_MS = 250  # the contract asks for 20–100 ms frames; some slack for odd clients
-BURST_S = 2.0  # audio may run ahead of real time by this much (network jitter), no more
+BURST_S = 5.0  # audio may run ahead of real time by this much (jitter, a stalled reader)
 
 
 class AudioInput:

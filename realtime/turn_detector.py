@@ -28,6 +28,7 @@ MIN_VOICED_MS = 240  # a turn with less voice than this was not an answer
 class TurnDetector:
     def __init__(self, silence_ms: int):
         self.silence_ms = silence_ms
+        self.onset_ms = ONSET_MS  # raised while the interviewer talks (see VoiceSession)
         self.turn = 0
         self.in_turn = False
         self._voiced_run = 0
@@ -45,7 +46,7 @@ class TurnDetector:
         self._voiced_run = self._voiced_run + 1 if voiced else 0
         run_ms = self._voiced_run * FRAME_MS
         if not self.in_turn:
-            if run_ms >= ONSET_MS:
+            if run_ms >= self.onset_ms:
                 self.turn += 1
                 self.in_turn = True
                 self._voiced_ms = run_ms

@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 ECHO_BLOCK_FRAMES = 8  # 240 ms of microphone audio compared against what Viva said
 MAX_HOTWORDS = 20
+# Talking over the interviewer must last this long to stop it: a cough, or the first echo
+# of a new sentence (too little of it to correlate yet), does not interrupt.
+BARGE_IN_MS = 240
 
 
 class VoiceSession:
@@ -110,12 +113,15 @@ class VoiceSession:
             block = pcm16_to_float(np.concatenate(self._recent))
             echo = self._echo.is_echo(block, captured_at)
         frame = AudioFrame(samples, captured_at, voiced, echo)
+        speaking = self._speaker.is_speaking(captured_at)
+        # While the interviewer talks, a turn needs more voice to begin: residual echo the
+        # correlation missed must not become the candidate's words.
+        self._detector.onset_ms = BARGE_IN_MS if speaking else ONSET_MS
         events = self._detector.push(frame)
         self._transcriber.inbox.put_nowait(frame)
         for event in events:
             self._transcriber.inbox.put_nowait(event)
-        if (self._detector.in_turn and self._detector.voiced_run_ms >= ONSET_MS
-                and self._speaker.is_speaking(captured_at)):
+        if speaking and self._detector.in_turn and self._detector.voiced_run_ms >= BARGE_IN_MS:
             # The candidate talks over the interviewer: stop at once and listen.
             if await self._speaker.stop():
                 self.barge_ins += 1

@@ -56,7 +56,7 @@ def test_audio_faster_than_real_time_is_refused() -> None:
     audio = AudioInput(clock)
     audio.configure(16000, "pcm_s16le")
     codes = []
-    for _ in range(40):  # 4 s of audio in no time
+    for _ in range(80):  # 8 s of audio in no time
         try:
             audio.frames(pcm(100))
         except VoiceInputError as exc:

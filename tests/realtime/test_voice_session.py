@@ -107,21 +107,31 @@ async def test_own_voice_through_the_microphone_is_not_the_candidate(live, servi
     await session.speak(["A hash map stores keys and values. Lookups take constant time on "
                          "average, and collisions are handled by chaining."], "q-3")
     await outbox.wait_for("tts_start")
-    first = time.monotonic()
+    while not outbox.audio_bytes():
+        outbox.changed.clear()
+        await outbox.changed.wait()
+    # The client plays from the moment the first chunk reaches it, never before.
+    first = next(t for t, e in outbox.items if isinstance(e, bytes))
     delay = 0.12  # client buffering + playback + capture
     start = time.monotonic()
+    cursor = 0  # next microphone sample, on the playback timeline (contiguous frames)
+    sent, heard = -1, np.zeros(0, np.float32)
     n = 0
     while True:
-        played = pcm16_to_float(b"".join(e for _, e in outbox.items if isinstance(e, bytes)))
-        heard = 0.4 * resample(played, rate, STT_RATE)  # quieter, as through a room
-        pos = int((time.monotonic() - first - delay) * STT_RATE)
-        frame = heard[max(0, pos - 320):max(0, pos)] if pos > 0 else np.zeros(0, np.float32)
-        frame = np.concatenate([np.zeros(320 - len(frame), np.float32), frame])
+        audio = b"".join(e for _, e in outbox.items if isinstance(e, bytes))
+        if len(audio) != sent:  # resample only when more speech arrived
+            sent = len(audio)
+            heard = 0.4 * resample(pcm16_to_float(audio), rate, STT_RATE)  # through a room
+        if cursor == 0:
+            cursor = int((time.monotonic() - first - delay) * STT_RATE)
+        frame = heard[max(0, cursor):max(0, cursor + 320)]
+        frame = np.concatenate([frame, np.zeros(320 - len(frame), np.float32)])
         frame = frame + np.random.default_rng(n).normal(0, 0.002, 320).astype(np.float32)
         await session.feed(float_to_pcm16(frame).tobytes())
+        cursor += 320
         n += 1
         await asyncio.sleep(max(0.0, start + n * 0.02 - time.monotonic()))
-        if outbox.events("tts_end") and pos > len(heard) + STT_RATE // 2:
+        if outbox.events("tts_end") and cursor > len(heard) + STT_RATE // 2:
             break
     assert outbox.events("tts_stop") == []
     assert outbox.events("transcript_partial") == [] and outbox.events("transcript_final") == []

@@ -55,7 +55,7 @@ def types(items: list[Any]) -> list[str]:
 
 
 def test_a_spoken_turn_over_the_websocket(redis_url: str, tmp_path: Path) -> None:
-    answer_pcm = SpeechMaker().speech(ANSWER, "espeak")
+    answer_pcm = SpeechMaker().speech(ANSWER, "piper")
     with client(redis_url, tmp_path) as c:
         s = create_session(c, mode="voice", max_questions=3)
         url = f"/ws/sessions/{s['session_id']}?token={s['token']}"
@@ -71,7 +71,8 @@ def test_a_spoken_turn_over_the_websocket(redis_url: str, tmp_path: Path) -> Non
             assert error["code"] == "bad_audio_frame" and error["message"]
 
             # The first question is being spoken; the candidate talks over it.
-            until(ws, "tts_start", got)
+            if "tts_start" not in types(got):
+                until(ws, "tts_start", got)
             stream(ws, answer_pcm)
             stream(ws, np.zeros(STT_RATE, dtype=np.int16))
             final = until(ws, "transcript_final", got)
@@ -79,7 +80,7 @@ def test_a_spoken_turn_over_the_websocket(redis_url: str, tmp_path: Path) -> Non
             assert types(got).index("tts_stop") < types(got).index("transcript_final")
             assert "transcript_partial" in types(got)
             errors, words = word_errors(ANSWER, final["text"])
-            assert errors / words <= 0.35, final["text"]
+            assert errors / words <= 0.25, final["text"]
             assert final["turn_id"]
 
             # The reply (feedback, next question) is spoken.
@@ -94,8 +95,11 @@ def test_a_spoken_turn_over_the_websocket(redis_url: str, tmp_path: Path) -> Non
             stream(ws, np.zeros(2 * STT_RATE, dtype=np.int16))
             send(ws, {"type": "answer", "text": "I do not know."})  # a typed answer still works
             quiet: list[Any] = []
-            until(ws, "transcript_final", quiet) if False else until(ws, "feedback", quiet)
+            until(ws, "feedback", quiet)
             assert "transcript_partial" not in types(quiet)
+            finals = [i["text"] for i in quiet if isinstance(i, dict)
+                      and i["type"] == "transcript_final"]
+            assert finals == ["I do not know."]  # only the typed answer, nothing heard
         events = c.get(f"/api/sessions/{s['session_id']}/events",
                        headers={"Authorization": f"Bearer {s['token']}"}).text
     recorded = [json.loads(line)["type"] for line in events.splitlines() if line.strip()]
