@@ -70,7 +70,9 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
                           low_score_streak=settings.low_score_streak,
                           session_seconds=settings.session_minutes * 60),
             coding=JudgeCoding(judge) if judge is not None else None)
-        voice_loader = VoiceLoader(settings)
+        voice_loader = VoiceLoader(settings, prewarm_texts=[
+            text for q in bank.questions.values()
+            for text in (q.text, *(f.text for f in q.followups))])
         app.state.settings = settings
         app.state.redis = redis
         app.state.bank = bank

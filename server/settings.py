@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     stt_workers: int = 1
     # Load speech models at start-up (in a thread) so the first spoken turn never waits.
     voice_preload: bool = True
+    # Then synthesize every bank question into the audio cache (once per machine; skipped in
+    # the test environment, where it would only compete for the CPU).
+    voice_prewarm: bool = True
     silence_ms_conversation: int = 500
     silence_ms_coding: int = 2500
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 from server.settings import Settings
 
 
 class VoiceLoader:
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, prewarm_texts: list[str] | None = None):
         self.settings = settings
+        self.prewarm_texts = prewarm_texts or []
         self._task: asyncio.Task[Any] | None = None
         self.error: str | None = None
 
@@ -21,9 +23,14 @@ class VoiceLoader:
     def _load(self) -> Any:
         from realtime.voice_session import VoiceServices
 
-        return VoiceServices.load(stt_model=self.settings.stt_model,
-                                  stt_workers=self.settings.stt_workers,
-                                  cache_dir=self.settings.data_dir / "tts-cache")
+        services = VoiceServices.load(stt_model=self.settings.stt_model,
+                                      stt_workers=self.settings.stt_workers,
+                                      cache_dir=self.settings.data_dir / "tts-cache")
+        if self.prewarm_texts and self.settings.voice_prewarm and self.settings.env != "test":
+            # Bank questions are spoken from the cache: their first audio byte is immediate.
+            threading.Thread(target=services.prewarm, args=(self.prewarm_texts,),
+                             name="tts-prewarm", daemon=True).start()
+        return services
 
     async def get(self) -> Any:
         self.start()

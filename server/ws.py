@@ -173,7 +173,8 @@ class SessionLink:
             q = self.engine.bank.get(turn.question_id)
             terms = [c.name for p in q.assessment_points for c in p.concepts][:20]
         self.voice.set_context(phase=state.phase.value,
-                               question_text=turn.text if turn else None, key_terms=terms)
+                               question_text=turn.text if turn else None, key_terms=terms,
+                               turn_id=turn.turn_id if turn else None)
 
     # -- incoming ---------------------------------------------------------------------
 
