@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketState
 
 from agents.engine import InterviewEngine, InterviewError, StepResult
 from agents.state import Phase
+from judge.errors import JudgeError
 from server.deps import check_session_token
 from server.errors import VivaError
 from server.settings import Settings
@@ -297,11 +298,8 @@ class SessionLink:
         try:
             submission_id = await judge.enqueue(self.session_id, msg.problem_id, msg.language,
                                                 msg.code, msg.kind)
-        except Exception as exc:  # judge-domain errors carry a code and a message
-            code = getattr(exc, "code", None)
-            if code is None:
-                raise
-            raise InterviewError(str(code), str(getattr(exc, "message", exc))) from exc
+        except JudgeError as exc:
+            raise InterviewError(exc.code, exc.message) from exc
         await self.conn.send_event({"type": "submission_queued",
                                     "submission_id": submission_id, "kind": msg.kind,
                                     "problem_id": msg.problem_id, "language": msg.language})
@@ -347,13 +345,12 @@ class SessionLink:
         await self._voice_call(self.voice.feed(data))
 
     async def _voice_call(self, call: Any) -> None:
+        from realtime.voice_session import VoiceInputError
+
         try:
             await call
-        except Exception as exc:
-            code = getattr(exc, "code", None)
-            if code is None:
-                raise
-            await self.conn.error(str(code), str(getattr(exc, "message", exc)))
+        except VoiceInputError as exc:
+            await self.conn.error(exc.code, exc.message)
 
 
 @router.websocket("/ws/sessions/{session_id}")
