@@ -13,17 +13,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import shutil
-import socket
 import statistics
 import subprocess
-import tempfile
 import time
 from typing import Any
 
 import redis.asyncio as aioredis
 
+from bench.local_stack import private_redis
+from bench.stats import percentile
 from judge.backends.base import SandboxBackend, SandboxJob
 from judge.backends.bubblewrap import BubblewrapBackend
 from judge.backends.docker_engine import DockerBackend
@@ -45,10 +43,9 @@ def bench_problem() -> Problem:
                                    "limits": {"time_ms": 2000}, "tests": tests})
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return round(ordered[index], 1)
+def pct_ms(values: list[float], q: float) -> float | None:
+    value = percentile(values, q)
+    return None if value is None else round(value, 1)
 
 
 def bare_ms(runs: int) -> float:
@@ -126,40 +123,12 @@ def registry_for(problem: Problem) -> Any:
     return ProblemRegistry({problem.id: problem})
 
 
-class PrivateRedis:
-    """A throwaway redis-server unless REDIS_URL is given."""
-
-    def __init__(self) -> None:
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.dir = ""
-        self.url = os.environ.get("REDIS_URL", "")
-
-    def __enter__(self) -> str:
-        if self.url:
-            return self.url
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self.dir = tempfile.mkdtemp(prefix="viva-bench-redis-")
-        self.proc = subprocess.Popen(["redis-server", "--port", str(port), "--dir", self.dir,
-                                      "--save", "", "--bind", "127.0.0.1"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.3)
-        return f"redis://127.0.0.1:{port}/0"
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(10)
-            shutil.rmtree(self.dir, ignore_errors=True)
-
-
 async def measure(quick: bool) -> dict[str, Any]:
     runs = 5 if quick else 10
     count = 10 if quick else 50
     figures: dict[str, Any] = {"bench": "judge", "bare_ms": round(bare_ms(runs * 2), 1),
                                "burst_submissions": count, "cases_per_submission": 10}
-    with PrivateRedis() as redis_url:
+    with private_redis() as redis_url:
         for backend in (BubblewrapBackend(), DockerBackend(pool_size=0)):
             status = await backend.status()
             if not status.ok:
@@ -173,8 +142,8 @@ async def measure(quick: bool) -> dict[str, Any]:
                 "case_ms_p50": round(per_case, 1),
                 "case_ms_amortized": round(amortized, 1),
                 "overhead_ms": round(per_case - figures["bare_ms"], 1),
-                "submission_p50_ms": percentile(latency, 0.5),
-                "submission_p95_ms": percentile(latency, 0.95),
+                "submission_p50_ms": pct_ms(latency, 50),
+                "submission_p95_ms": pct_ms(latency, 95),
                 "burst_s": round(burst_s, 2),
                 "throughput_per_s": round(count / burst_s, 2),
             }
@@ -187,8 +156,8 @@ async def measure(quick: bool) -> dict[str, Any]:
                 finally:
                     await pooled.aclose()
                 figures[backend.name].update({
-                    "warm_pool_submission_p50_ms": percentile(warm, 0.5),
-                    "warm_pool_submission_p95_ms": percentile(warm, 0.95),
+                    "warm_pool_submission_p50_ms": pct_ms(warm, 50),
+                    "warm_pool_submission_p95_ms": pct_ms(warm, 95),
                     "warm_pool_burst_s": round(warm_burst, 2),
                     "warm_pool_throughput_per_s": round(count / warm_burst, 2)})
     return figures

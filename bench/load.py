@@ -19,17 +19,15 @@ import httpx
 from websockets.asyncio.client import connect
 
 from bench.local_stack import app_server, private_redis
+from bench.stats import percentile
 
 ANSWER = ("I would use a hash map for constant time lookups, and think about collisions, "
           "memory, and the worst case when many keys land in the same bucket.")
 
 
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
-    return round(ordered[k], 2)
+def pct(values: list[float], p: float) -> float | None:
+    value = percentile(values, p)
+    return None if value is None else round(value, 2)
 
 
 async def one_session(base: str, n: int, questions: int, out: dict[str, list[float]]) -> int:

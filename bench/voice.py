@@ -18,14 +18,9 @@ import contextlib
 import json
 import os
 import re
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -34,17 +29,13 @@ import websockets
 
 from audio.pcm import STT_RATE
 from audio.sample_speech import SpeechMaker, word_errors
+from bench.local_stack import app_server, private_redis
+from bench.stats import percentile
 
 FRAME_S = 0.02
 FRAME_SAMPLES = int(STT_RATE * FRAME_S)
 SILENCE = np.zeros(FRAME_SAMPLES, dtype="<i2").tobytes()
 RATINGS = {"algorithms": 3, "engineering": 3, "projects": 3}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -264,57 +255,6 @@ def answer_script() -> dict[str, str]:
     return script
 
 
-class ServerProcess:
-    """``uvicorn server.main:app`` in a child process with a private Redis if needed."""
-
-    def __init__(self) -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix="viva-bench-"))
-        self.port = free_port()
-        self.redis: subprocess.Popen[bytes] | None = None
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        redis_url = os.environ.get("REDIS_URL")
-        if not redis_url:
-            port = free_port()
-            exe = shutil.which("redis-server")
-            if exe is None:
-                raise SystemExit("redis-server is not installed and REDIS_URL is not set")
-            self.redis = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1",
-                                           "--dir", str(self.tmp), "--save", "",
-                                           "--appendonly", "no"], stdout=subprocess.DEVNULL)
-            redis_url = f"redis://127.0.0.1:{port}/0"
-        env = {**os.environ, "REDIS_URL": redis_url, "VIVA_DATA_DIR": str(self.tmp / "data"),
-               "VIVA_ENV": "test", "VIVA_JUDGE_ENABLED": "false", "HF_HUB_OFFLINE": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning", "--ws-max-size", "1048576"],
-            env=env, cwd=Path(__file__).resolve().parent.parent)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit("the server exited at startup")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base_url}/healthz", timeout=1).status_code < 500:
-                    return
-            time.sleep(0.2)
-        raise SystemExit("the server did not answer /healthz within 60 s")
-
-    def stop(self) -> None:
-        for proc in (self.proc, self.redis):
-            if proc is not None and proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-
 async def run_candidate(base_url: str, turns: int, maker: SpeechMaker, voice: str,
                         script: dict[str, str], progress: bool) -> list[TurnResult]:
     results: list[TurnResult] = []
@@ -350,12 +290,6 @@ async def run_candidate(base_url: str, turns: int, maker: SpeechMaker, voice: st
         if client is not None:
             await client.close()
     return results
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    return float(np.percentile(np.array(values), q))
 
 
 def summarize(results: list[TurnResult], sessions: int, voice: str) -> dict[str, Any]:
@@ -394,18 +328,16 @@ def summarize(results: list[TurnResult], sessions: int, voice: str) -> dict[str,
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
-    server = ServerProcess()
-    await asyncio.to_thread(server.start)
-    try:
+    # The real stack: a private Redis and `viva serve` in child processes.
+    with private_redis() as redis_url, app_server(
+            redis_url, VIVA_ENV="test", VIVA_JUDGE_ENABLED="false") as base_url:
         maker = SpeechMaker()
         script = answer_script()
         per_session = max(1, -(-args.turns // args.sessions))
         runs = await asyncio.gather(*[
-            run_candidate(server.base_url, per_session, maker, args.voice, script,
+            run_candidate(base_url, per_session, maker, args.voice, script,
                           not args.json) for _ in range(args.sessions)])
         return summarize([r for run in runs for r in run], args.sessions, args.voice)
-    finally:
-        await asyncio.to_thread(server.stop)
 
 
 def main(argv: list[str]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 import redis.asyncio as aioredis
 from fastapi import Depends, Request
@@ -79,7 +79,3 @@ def require_reviewer(request: Request) -> Access:
     if not is_reviewer(request.app.state.settings, bearer(request)):
         raise Unauthorized("the reviewer token is required")
     return Access(None, True)
-
-
-def app_state(request: Request, name: str) -> Any:
-    return getattr(request.app.state, name, None)
