@@ -50,6 +50,10 @@ class InterviewError(Exception):
         self.code, self.message = code, message
 
 
+class _NeedCodingTask(Exception):
+    """Raised inside a step when the decision needs a coding problem not fetched yet."""
+
+
 class CodingPort(Protocol):
     """What the engine needs from the judge (wired by the server)."""
 
@@ -321,9 +325,10 @@ class InterviewEngine:
         knowledge = self.knowledge.for_question(question, turn.followup_id)
         evaluation = await self.evaluator.evaluate(turn.text, turn.answer, knowledge)
         fb, reviews = await self.feedback_agent.feedback(question, evaluation)
-        coding_task = None
-        if "coding" in state.config.rounds:
-            coding_task = await self._pick_coding(state)
+        # A coding problem is fetched only when the decision turns out to be "coding"; the
+        # step is then computed again from freshly loaded state (nothing was committed).
+        coding_task: dict[str, Any] | None = None
+        coding_fetched = False
         turn_id = turn.turn_id
         profile_scores: dict[str, float] = {}
 
@@ -346,6 +351,8 @@ class InterviewEngine:
             if should_roll(state):
                 state.summaries.append(rolling_summary(state))
             decision = self.orchestrator.decide_next(state)
+            if decision.action == Action.coding and not coding_fetched:
+                raise _NeedCodingTask
             self._apply(state, decision, result, coding_task)
             profile_scores.clear()
             profile_scores.update({f"{cur.question_id}/{p.point_id}": p.coverage
@@ -353,7 +360,11 @@ class InterviewEngine:
             profile_scores[f"topic:{cur.topic}"] = evaluation.score
             return result
 
-        result = await self._step(session_id, fn)
+        try:
+            result = await self._step(session_id, fn)
+        except _NeedCodingTask:
+            coding_task, coding_fetched = await self._pick_coding(state), True
+            result = await self._step(session_id, fn)
         if result.events:
             await self.profiles.record(state.config.candidate_id, session_id, profile_scores)
         return result
