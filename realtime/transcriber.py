@@ -1,13 +1,21 @@
 """Streaming speech-to-text stage: partial transcripts while the candidate talks, a final one
-when the turn ends.
+when the turn ends, and the text at each pause for the end-of-turn policy.
 
-Most of the decoding happens during the turn so little is left when it ends:
-- once a few seconds are pending, the audio up to the next gap between words is decoded
-  and committed as a segment (later decodes start after it, with its text as the prompt);
-- at every short pause the pending audio is decoded with final priority ("speculation").
-  If the turn then ends, that result completes the final transcript at once; if the
-  candidate goes on, it becomes a committed segment (when long) or is dropped.
-Partials decode only the pending audio, and are skipped when the shared recognizer is busy.
+The final transcript should equal what an offline decode of the whole answer gives, so the
+answer is decoded in as few, as long pieces as the latency allows, and only cut where
+nobody speaks:
+- pending audio is committed as a segment only at a real pause (≥ 300 ms unvoiced) once it
+  is long (10 s), or at the best gap once it nears Whisper's window; no word is split and
+  each piece carries a sentence or more of context;
+- at every pause the pending audio is decoded with final priority ("speculation"). If the
+  turn then ends, that decode completes the final transcript at once; if the candidate goes
+  on, a long speculation becomes a segment (it ends in a pause) and a short one is dropped,
+  so its words are decoded again with what follows;
+- long silences inside a clip (thinking pauses, 1–3 s of room noise) are squeezed to
+  300 ms before decoding: Whisper neither needs them nor should hallucinate in them.
+Partials decode the pending audio and are split, LocalAgreement style (ufal's
+whisper_streaming), into a stable prefix (words two consecutive decodes agree on) and a
+tentative tail. They are skipped when the shared recognizer is busy.
 """
 
 from __future__ import annotations
@@ -23,10 +31,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from audio.pcm import STT_RATE, pcm16_to_float
+from audio.pcm import pcm16_to_float
 from audio.stt import Recognition, RecognitionBias, RecognitionRequest
 from audio.stt_pool import Priority, RecognitionPool, RecognizerBusy
-from audio.vad import FRAME_MS
+from audio.vad import FRAME_MS, FRAME_SAMPLES
 from realtime.frames import (
     AudioFrame,
     FinalTranscript,
@@ -39,19 +47,23 @@ from realtime.frames import (
     TurnMarks,
 )
 from realtime.ports import Outbox
+from realtime.transcript_stitching import agreed_prefix, join_segments
 
 log = logging.getLogger(__name__)
 
 PREROLL_FRAMES = 10  # 300 ms kept before speech onset: the first syllable starts quietly
 PARTIAL_EVERY_S = 0.8  # new speech between two partial decodes
-COMMIT_AFTER_S = 5.0  # pending audio this long is committed at the next gap between words
-GAP_MS = 90  # unvoiced audio that counts as a gap between words
-KEEP_SPECULATION_S = 2.0  # a speculation this long becomes a segment when speech resumes
+COMMIT_AFTER_S = 10.0  # pending audio this long is committed at the next real pause
+FORCE_COMMIT_S = 20.0  # ... or at the next short gap between words
+COMMIT_GAP_MS = 300  # a real pause: a clean place to cut
+FORCE_GAP_MS = 90  # a gap between words
+KEEP_SPECULATION_S = 4.0  # a speculation this long becomes a segment when speech resumes
+SQUEEZE_MS = 300  # longer unvoiced runs inside a clip are cut to this
 
 
 @dataclass
 class _Segment:
-    start: int
+    start: int  # frame indices into the turn
     end: int
     task: asyncio.Task[Recognition]
 
@@ -67,39 +79,58 @@ class _Segment:
 @dataclass
 class _Turn:
     number: int
-    audio: list[np.ndarray]
-    samples: int = 0
+    frames: list[np.ndarray] = field(default_factory=list)
+    voiced: list[bool] = field(default_factory=list)
     segments: list[_Segment] = field(default_factory=list)
     speculation: _Segment | None = None
+    speculation_pause: int = 0
     partial_task: asyncio.Task[None] | None = None
     partial_at: int = 0
     last_partial: str = ""
+    last_hypothesis: str = ""  # the previous partial decode of the pending audio
     unvoiced_ms: int = 0
     closed: bool = False
 
-    def add(self, samples: np.ndarray) -> None:
-        self.audio.append(samples)
-        self.samples += len(samples)
+    def add(self, samples: np.ndarray, voiced: bool) -> None:
+        self.frames.append(samples)
+        self.voiced.append(voiced)
 
-    def clip(self, start: int, end: int) -> np.ndarray:
-        whole = np.concatenate(self.audio) if len(self.audio) != 1 else self.audio[0]
-        self.audio = [whole]
-        return pcm16_to_float(whole[start:end])
+    @property
+    def end(self) -> int:
+        return len(self.frames)
 
     @property
     def pending_start(self) -> int:
         return self.segments[-1].end if self.segments else 0
 
-    def prefix(self) -> str:
-        """Text of the segments decoded so far, in order (stops at the first still running)."""
+    def pending_s(self) -> float:
+        return (self.end - self.pending_start) * FRAME_MS / 1000
+
+    def clip(self, start: int, end: int) -> np.ndarray:
+        """Frames ``start:end`` as float audio, long unvoiced runs squeezed."""
+        keep = SQUEEZE_MS // FRAME_MS
+        chosen: list[np.ndarray] = []
+        run = 0
+        for i in range(start, end):
+            run = 0 if self.voiced[i] else run + 1
+            if run <= keep:
+                chosen.append(self.frames[i])
+        if not chosen:
+            return np.zeros(0, dtype=np.float32)
+        return pcm16_to_float(np.concatenate(chosen))
+
+    def texts(self) -> list[str]:
+        """Texts of the segments decoded so far, in order (stops at the first still running)."""
         texts: list[str] = []
         for segment in self.segments:
             text = segment.text()
             if text is None:
                 break
-            if text:
-                texts.append(text)
-        return " ".join(texts)
+            texts.append(text)
+        return texts
+
+    def prefix(self) -> str:
+        return join_segments(self.texts())
 
 
 class StreamingTranscriber:
@@ -113,8 +144,11 @@ class StreamingTranscriber:
         self._bias = bias
         self._clock = clock
         self.inbox: asyncio.Queue[AudioFrame | TurnFrame] = asyncio.Queue()
-        self._preroll: deque[np.ndarray] = deque(maxlen=PREROLL_FRAMES)
+        self._preroll: deque[tuple[np.ndarray, bool]] = deque(maxlen=PREROLL_FRAMES)
         self._turn: _Turn | None = None
+        # (turn, pause) -> the whole text heard up to that pause, for the end-of-turn policy
+        self._pause_texts: dict[tuple[int, int], asyncio.Future[str]] = {}
+        self._waiters: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:
         try:
@@ -125,27 +159,39 @@ class StreamingTranscriber:
             if self._turn is not None:
                 await self._drop(self._turn)
 
+    def pause_text(self, turn: int, pause: int) -> asyncio.Future[str]:
+        """Resolves to the text of the turn up to ``pause`` once its speculation is decoded."""
+        key = (turn, pause)
+        future = self._pause_texts.get(key)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            self._pause_texts[key] = future
+            for old in [k for k in self._pause_texts if k[0] < turn or k[1] < pause - 4]:
+                self._pause_texts.pop(old).cancel()
+        return future
+
     async def _handle(self, frame: AudioFrame | TurnFrame) -> None:
         turn = self._turn
         if isinstance(frame, AudioFrame):
+            voiced = frame.voiced and not frame.echo
             if turn is None:
-                self._preroll.append(frame.samples)
+                self._preroll.append((frame.samples, voiced))
             else:
-                turn.add(frame.samples)
-                voiced = frame.voiced and not frame.echo
+                turn.add(frame.samples, voiced)
                 turn.unvoiced_ms = 0 if voiced else turn.unvoiced_ms + FRAME_MS
                 self._maybe_commit(turn)
                 self._maybe_partial(turn)
         elif isinstance(frame, SpeechStarted):
             if turn is not None:
                 await self._drop(turn)
-            self._turn = _Turn(frame.turn, list(self._preroll))
-            self._turn.samples = sum(len(a) for a in self._turn.audio)
+            self._turn = _Turn(frame.turn)
+            for samples, voiced in self._preroll:
+                self._turn.add(samples, voiced)
             self._preroll.clear()
         elif turn is None or frame.turn != turn.number:
             return
         elif isinstance(frame, SpeechPaused):
-            self._speculate(turn)
+            self._speculate(turn, frame.pause)
         elif isinstance(frame, SpeechResumed):
             self._on_resume(turn)
         elif isinstance(frame, TurnEnded):
@@ -169,24 +215,29 @@ class StreamingTranscriber:
         return _Segment(start, end, task)
 
     def _maybe_commit(self, turn: _Turn) -> None:
-        if turn.speculation is not None or turn.unvoiced_ms < GAP_MS:
+        if turn.speculation is not None:
             return
-        if (turn.samples - turn.pending_start) / STT_RATE < COMMIT_AFTER_S:
+        pending = turn.pending_s()
+        if not ((pending >= COMMIT_AFTER_S and turn.unvoiced_ms >= COMMIT_GAP_MS)
+                or (pending >= FORCE_COMMIT_S and turn.unvoiced_ms >= FORCE_GAP_MS)):
             return
-        # Cut in the gap between two words: no word is split across segments.
-        turn.segments.append(self._decode(turn, turn.pending_start, turn.samples))
+        # Cut inside the silence, keeping its start with the words before it.
+        cut = turn.end - (turn.unvoiced_ms // FRAME_MS) + max(1, SQUEEZE_MS // FRAME_MS // 2)
+        cut = min(turn.end, max(turn.pending_start + 1, cut))
+        turn.segments.append(self._decode(turn, turn.pending_start, cut))
+        turn.last_hypothesis = ""
 
     def _maybe_partial(self, turn: _Turn) -> None:
         if turn.speculation is not None or turn.closed:
             return  # paused: the speculation gives the next partial
         if turn.partial_task is not None and not turn.partial_task.done():
             return
-        if (turn.samples - turn.partial_at) / STT_RATE < PARTIAL_EVERY_S:
+        if (turn.end - turn.partial_at) * FRAME_MS / 1000 < PARTIAL_EVERY_S:
             return
-        turn.partial_at = turn.samples
-        if turn.samples - turn.pending_start < STT_RATE // 4:
+        turn.partial_at = turn.end
+        if turn.pending_s() < 0.25:
             return
-        request = self._request(turn, turn.pending_start, turn.samples)
+        request = self._request(turn, turn.pending_start, turn.end)
         try:
             future = self._pool.submit(request, Priority.PARTIAL)
         except RecognizerBusy:
@@ -202,33 +253,64 @@ class StreamingTranscriber:
             raise
         await self._send_partial(turn, result.text)
 
-    async def _send_partial(self, turn: _Turn, text: str) -> None:
-        full = " ".join(t for t in (turn.prefix(), text) if t)
+    async def _send_partial(self, turn: _Turn, text: str, *, settled: bool = False) -> None:
+        prefix = turn.prefix()
+        stable_tail = text if settled else agreed_prefix(turn.last_hypothesis, text)
+        turn.last_hypothesis = text
+        full = join_segments([prefix, text])
         if turn.closed or not full or full == turn.last_partial:
             return
         turn.last_partial = full
-        await self._outbox.send_event({"type": "transcript_partial", "text": full})
+        stable = join_segments([prefix, stable_tail])
+        await self._outbox.send_event({"type": "transcript_partial", "text": full,
+                                       "stable": stable,
+                                       "tentative": full[len(stable):].strip()})
 
-    def _speculate(self, turn: _Turn) -> None:
-        if turn.samples - turn.pending_start <= 0:
+    def _speculate(self, turn: _Turn, pause: int) -> None:
+        turn.speculation_pause = pause
+        if turn.end - turn.pending_start <= 0:
+            self._resolve_pause(turn, pause, turn.prefix())
             return
-        speculation = self._decode(turn, turn.pending_start, turn.samples)
+        speculation = self._decode(turn, turn.pending_start, turn.end)
         turn.speculation = speculation
 
         def show(task: asyncio.Task[Recognition]) -> None:
             text = speculation.text()
+            done = turn.texts()
+            if len(done) == len(turn.segments):  # every earlier segment is decoded
+                self._resolve_pause(turn, pause, join_segments([*done, text or ""]))
+            else:
+                waiter = asyncio.create_task(self._resolve_when_decoded(turn, pause,
+                                                                        speculation))
+                self._waiters.add(waiter)
+                waiter.add_done_callback(self._waiters.discard)
             if text and not turn.closed and turn.speculation is speculation:
                 # Shown as a partial right away; the turn may still go on.
-                turn.partial_task = asyncio.create_task(self._send_partial(turn, text))
+                turn.partial_task = asyncio.create_task(
+                    self._send_partial(turn, text, settled=True))
 
         speculation.task.add_done_callback(show)
+
+    async def _resolve_when_decoded(self, turn: _Turn, pause: int, last: _Segment) -> None:
+        for segment in list(turn.segments):
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await segment.task
+        self._resolve_pause(turn, pause, join_segments([*turn.texts(), last.text() or ""]))
+
+    def _resolve_pause(self, turn: _Turn, pause: int, text: str) -> None:
+        future = self._pause_texts.get((turn.number, pause))
+        if future is None:
+            future = self.pause_text(turn.number, pause)
+        if not future.done():
+            future.set_result(text)
 
     def _on_resume(self, turn: _Turn) -> None:
         speculation, turn.speculation = turn.speculation, None
         if speculation is None:
             return
-        if (speculation.end - speculation.start) / STT_RATE >= KEEP_SPECULATION_S:
+        if (speculation.end - speculation.start) * FRAME_MS / 1000 >= KEEP_SPECULATION_S:
             turn.segments.append(speculation)  # ends in a pause: a clean place to cut
+            turn.last_hypothesis = ""
         else:
             speculation.task.cancel()
 
@@ -242,8 +324,8 @@ class StreamingTranscriber:
         last = turn.speculation
         if last is not None:
             marks.speculative_hit = True
-        elif turn.samples > turn.pending_start:
-            last = self._decode(turn, turn.pending_start, turn.samples)
+        elif turn.end > turn.pending_start:
+            last = self._decode(turn, turn.pending_start, turn.end)
         texts: list[str] = []
         decode_s = 0.0
         for segment in [*turn.segments, *([last] if last else [])]:
@@ -253,11 +335,10 @@ class StreamingTranscriber:
                 log.exception("a speech segment failed to decode")
                 continue
             decode_s = result.decode_s
-            if result.text:
-                texts.append(result.text)
+            texts.append(result.text)
         marks.stt_final = self._clock()
         marks.stt_decode_ms = round(decode_s * 1000)
-        text = " ".join(texts).strip()
+        text = join_segments(texts)
         if text:
             self._finals.put_nowait(FinalTranscript(turn.number, text, marks))
 
@@ -274,3 +355,6 @@ class StreamingTranscriber:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
+
+
+__all__ = ["FRAME_SAMPLES", "StreamingTranscriber"]

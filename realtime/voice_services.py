@@ -13,6 +13,7 @@ from audio.sentences import split_for_speech
 from audio.stt_pool import RecognitionPool
 from audio.tts import PiperSynthesizer, SpeechSynthesizer
 from audio.tts_cache import SpeechCache
+from audio.turn_model import SmartTurnModel, TurnCompletionModel
 from audio.vad import VoiceActivityDetector, WebRtcVoiceDetector
 from audio.whisper_stt import WhisperRecognizer
 
@@ -26,6 +27,8 @@ class VoiceServices:
     cache: SpeechCache
     tts_executor: ThreadPoolExecutor
     stt_name: str
+    turn_model: TurnCompletionModel | None = None  # None: the transcript alone decides
+    turn_executor: ThreadPoolExecutor | None = None
     load_s: float = 0.0
 
     @classmethod
@@ -37,6 +40,13 @@ class VoiceServices:
         recognizer = WhisperRecognizer.load(stt_model, cache_dir=cache_dir,
                                             workers=max(1, stt_workers))
         synthesizer = PiperSynthesizer()
+        turn_model: TurnCompletionModel | None
+        try:
+            turn_model = SmartTurnModel(threads=1)
+        except Exception as exc:  # the session still works, with less patience in pauses
+            log.error("end-of-turn model unavailable (%s); deciding from text and silence",
+                      exc)
+            turn_model = None
         services = cls(
             pool=RecognitionPool(recognizer),
             synthesizer=synthesizer,
@@ -44,6 +54,9 @@ class VoiceServices:
             # One synthesis at a time: it uses both cores on its own.
             tts_executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="tts"),
             stt_name=stt_model,
+            turn_model=turn_model,
+            # Its own thread: ~40 ms a call must not queue behind a Whisper decode.
+            turn_executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="turn"),
         )
         services.load_s = time.perf_counter() - started
         log.info("voice loaded in %.1f s: stt %s, tts %s", services.load_s, stt_model,
@@ -54,7 +67,8 @@ class VoiceServices:
         return WebRtcVoiceDetector()
 
     def status(self) -> dict[str, str]:
-        return {"stt": f"ok {self.stt_name}", "tts": f"ok {self.synthesizer.name}"}
+        return {"stt": f"ok {self.stt_name}", "tts": f"ok {self.synthesizer.name}",
+                "turn": f"ok {self.turn_model.name}" if self.turn_model else "text only"}
 
     def prewarm(self, texts: list[str]) -> int:
         """Synthesize into the cache every sentence of ``texts`` not there yet (blocking).
@@ -72,3 +86,5 @@ class VoiceServices:
     def close(self) -> None:
         self.pool.close()
         self.tts_executor.shutdown(wait=False, cancel_futures=True)
+        if self.turn_executor is not None:
+            self.turn_executor.shutdown(wait=False, cancel_futures=True)

@@ -56,8 +56,17 @@ class Settings(BaseSettings):
     # Then synthesize every bank question into the audio cache (once per machine; skipped in
     # the test environment, where it would only compete for the CPU).
     voice_prewarm: bool = True
-    silence_ms_conversation: int = 500
+    # Turn-taking. A pause ends the turn after `silence_ms_*` when the signals (Smart Turn on
+    # the audio, the transcript, the phase) say the candidate finished; when they say the
+    # candidate is thinking it waits up to `think_ms_*` (more after a hard question).
+    silence_ms_conversation: int = 400
     silence_ms_coding: int = 2500
+    think_ms_conversation: int = 3000
+    think_ms_coding: int = 6000
+    think_ms_hard_extra: int = 1000
+    turn_max_s: float = 120.0
+    # Speech this soon after a turn ended is the same answer going on (a false end).
+    amend_window_ms: int = 3000
 
     # Limits on input
     max_ws_text_bytes: int = 256 * 1024

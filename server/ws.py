@@ -175,7 +175,8 @@ class SessionLink:
             terms = [c.name for p in q.assessment_points for c in p.concepts][:20]
         self.voice.set_context(phase=state.phase.value,
                                question_text=turn.text if turn else None, key_terms=terms,
-                               turn_id=turn.turn_id if turn else None)
+                               turn_id=turn.turn_id if turn else None,
+                               hard=turn is not None and turn.difficulty.value == "hard")
 
     # -- incoming ---------------------------------------------------------------------
 
@@ -317,20 +318,34 @@ class SessionLink:
             services = await loader.get()
         except Exception as exc:
             raise InterviewError("voice_unavailable", f"voice could not start: {exc}") from exc
+        from realtime.end_of_turn import TurnTakingSettings
         from realtime.voice_session import VoiceSession
 
-        async def on_final(text: str, turn_id: str) -> list[str]:
-            async with self.step_lock:
-                result = await self.engine.answer(self.session_id, text, emit_transcript=False)
+        async def handled(result: StepResult) -> list[str]:
             if result.events:
                 sent = await self.conn.flush_until(result.events[-1]["seq"])
                 self._react(sent)
             await self._update_voice_context()
             return result.spoken
 
-        self.voice = VoiceSession(services=services, outbox=self.conn, on_final=on_final,
-                                  silence_ms_conversation=self.settings.silence_ms_conversation,
-                                  silence_ms_coding=self.settings.silence_ms_coding)
+        async def on_final(text: str, turn_id: str) -> list[str]:
+            async with self.step_lock:
+                result = await self.engine.answer(self.session_id, text, emit_transcript=False)
+            return await handled(result)
+
+        async def on_amend(text: str, turn_id: str) -> list[str]:
+            async with self.step_lock:
+                result = await self.engine.amend_answer(self.session_id, turn_id, text)
+            return await handled(result)
+
+        s = self.settings
+        self.voice = VoiceSession(
+            services=services, outbox=self.conn, on_final=on_final, on_amend=on_amend,
+            turn_taking=TurnTakingSettings(
+                complete_ms=s.silence_ms_conversation, coding_complete_ms=s.silence_ms_coding,
+                think_ms=s.think_ms_conversation, coding_think_ms=s.think_ms_coding,
+                hard_question_extra_ms=s.think_ms_hard_extra, max_turn_s=s.turn_max_s),
+            amend_window_ms=s.amend_window_ms)
         return self.voice
 
     async def on_binary(self, data: bytes) -> None:

@@ -60,3 +60,47 @@ def test_echo_is_not_speech_and_explicit_end_works() -> None:
     [ended] = d.end_turn(now=99.0)
     assert isinstance(ended, TurnEnded) and ended.reason == "explicit"
     assert d.end_turn(now=100.0) == []
+
+
+def test_a_finished_verdict_ends_the_pause_early_and_a_stale_one_is_ignored() -> None:
+    d = TurnDetector(silence_ms=3000)
+    events = run(d, "#" * 20 + "." * 6)
+    paused = events[-1][1]
+    assert isinstance(paused, SpeechPaused) and paused.pause == 1
+    assert d.set_verdict(paused.turn, paused.pause + 1, 300, True, now=1.0) == []  # stale
+    assert d.set_verdict(paused.turn, paused.pause, 400, True, now=20 * 0.03 + 0.18) == []
+    events = run(d, "." * 10, start=26 * 0.03)
+    ended = [e for _, e in events if isinstance(e, TurnEnded)]
+    assert len(ended) == 1 and ended[0].reason == "complete"
+    assert ended[0].silence_window_ms == 400
+
+
+def test_a_verdict_after_the_window_passed_ends_at_once() -> None:
+    d = TurnDetector(silence_ms=3000)
+    run(d, "#" * 20 + "." * 20)  # 600 ms of silence, no verdict yet
+    [ended] = d.set_verdict(1, 1, 400, True, now=40 * 0.03)
+    assert isinstance(ended, TurnEnded) and ended.reason == "complete"
+
+
+def test_thinking_waits_for_the_think_limit_and_speech_clears_the_verdict() -> None:
+    d = TurnDetector(silence_ms=3000)
+    run(d, "#" * 20 + "." * 6)
+    d.set_verdict(1, 1, 3000, False, now=1.0)
+    events = run(d, "." * 60 + "#" * 10 + "." * 6, start=26 * 0.03)  # 1.8 s of thinking
+    kinds = [type(e) for _, e in events]
+    assert TurnEnded not in kinds and kinds[:2] == [SpeechResumed, SpeechPaused]
+    assert events[1][1].pause == 2  # type: ignore[union-attr]
+    events = run(d, "." * 100, start=102 * 0.03)
+    ended = [e for _, e in events if isinstance(e, TurnEnded)]
+    assert ended and ended[0].reason == "silence"  # the new pause had no verdict
+
+
+def test_a_client_that_stops_sending_is_ended_on_the_wall_clock() -> None:
+    d = TurnDetector(silence_ms=3000)
+    run(d, "#" * 20 + "." * 6)
+    last = 26 * 0.03
+    d.set_verdict(1, 1, 400, True, now=last)
+    assert d.tick(last + 0.1) == []  # frames may still come
+    [ended] = d.tick(20 * 0.03 + 0.45)
+    assert isinstance(ended, TurnEnded) and ended.reason == "complete"
+    assert d.tick(99.0) == []

@@ -1,0 +1,274 @@
+"""``viva bench voice --set DIR``: the live voice pipeline on real recorded speech.
+
+DIR holds 16 kHz mono WAVs and ``transcripts.tsv`` (see ``audio/speech_set.py``), e.g.
+``tests/data/real_speech/plain`` or ``.../paused`` (with thinking pauses inserted mid-answer).
+Each simulated candidate opens a voice interview on the real server (real Redis, real models)
+and answers every question with the next clip, streamed like a live microphone (20 ms frames
+in real time, then room-level silence that keeps coming). Per run:
+- streaming WER (the last ``transcript_final`` of the answer) and the same model's offline
+  WER (the whole clip decoded in one go by faster-whisper): the gap is the pipeline's cost;
+- cut-ins: reply audio that started before the candidate finished the clip;
+- split answers: a clip whose words were committed as two answers (two question turns, or
+  two finals that were not one amended answer); false ends recovered by amendment;
+- voice-to-voice p50/p95 (end of the clip's voiced audio → first reply audio byte) on
+  answers that were not cut, end-of-turn delay p50/p95 and per-stage times from the
+  server's ``latency`` marks.
+With ``--json`` the last stdout line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+import wave
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.text_normalization import normalize_words, word_errors
+from audio.pcm import STT_RATE
+from audio.speech_set import SpeechClip, load_speech_set
+from bench.local_stack import app_server, private_redis
+from bench.stats import percentile
+from bench.voice import VoiceClient
+
+VOICED_RMS = 300.0  # int16 RMS of a 30 ms frame that counts as voice, for the clip's end
+
+
+def read_clip(clip: SpeechClip) -> np.ndarray:
+    with wave.open(str(clip.path), "rb") as wav:
+        if wav.getframerate() != STT_RATE or wav.getnchannels() != 1:
+            raise ValueError(f"{clip.path}: need 16 kHz mono PCM16")
+        return np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2").copy()
+
+
+def voiced_end_s(pcm: np.ndarray) -> float:
+    """Where the last voiced 30 ms frame of the clip ends (trailing room noise excluded)."""
+    step = STT_RATE * 30 // 1000
+    frames = len(pcm) // step
+    for i in range(frames - 1, -1, -1):
+        chunk = pcm[i * step:(i + 1) * step].astype(np.float32)
+        if float(np.sqrt(np.mean(chunk ** 2))) >= VOICED_RMS:
+            return (i + 1) * step / STT_RATE
+    return len(pcm) / STT_RATE
+
+
+@dataclass
+class ClipResult:
+    clip: str
+    said: str
+    heard: str
+    finals: int
+    amended: int
+    turn_ids: int
+    cut_in: bool
+    v2v_ms: float | None
+    marks: dict[str, Any] | None
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    ended: bool = False
+    next_question: dict[str, Any] = field(default_factory=dict)
+    played_until: float = 0.0
+
+    @property
+    def split(self) -> bool:
+        return self.turn_ids > 1 or self.finals - self.amended > 1
+
+
+async def answer_with_clip(client: VoiceClient, clip: SpeechClip, pcm: np.ndarray,
+                           within_s: float = 40.0) -> ClipResult:
+    assert client.mic is not None
+    said_at = time.monotonic()
+    spoken = client.mic.say(pcm)
+    voiced_end_at = said_at + voiced_end_s(pcm)  # refined once the microphone reports
+    finals: list[dict[str, Any]] = []
+    reply_audio_at: float | None = None  # the first reply audio byte after the last final
+    reply_bytes, rate = 0, 22050
+    cut_in = False
+    marks: dict[str, Any] | None = None
+    errors: list[dict[str, Any]] = []
+    next_question: dict[str, Any] = {}
+    ended = False
+    deadline = time.monotonic() + within_s + len(pcm) / STT_RATE
+    while time.monotonic() < deadline:
+        try:
+            at, item = await asyncio.wait_for(client.events.get(), 0.1)
+        except TimeoutError:
+            continue
+        clip_done = spoken.done()
+        if isinstance(item, bytes):
+            if finals:
+                if reply_audio_at is None:
+                    reply_audio_at = at
+                    # The interviewer talks before the candidate has finished: a cut-in.
+                    cut_in = cut_in or at < voiced_end_at
+                reply_bytes += len(item)
+            continue
+        kind = item.get("type")
+        if kind == "transcript_final":
+            finals.append(item)
+            reply_audio_at, reply_bytes = None, 0
+        elif kind == "question":
+            next_question = item
+        elif kind == "tts_start":
+            rate = int(item.get("sample_rate", rate))
+        elif kind == "tts_stop":
+            reply_audio_at, reply_bytes = None, 0
+        elif kind == "latency":
+            marks = item
+        elif kind == "error":
+            errors.append(item)
+        elif kind == "session_end":
+            ended = True
+            if clip_done:
+                break
+        elif kind == "tts_end" and finals and clip_done and reply_audio_at is not None:
+            break
+    if spoken.done():
+        start, _ = spoken.result()
+        voiced_end_at = start + voiced_end_s(pcm)
+    v2v = None
+    if reply_audio_at is not None and spoken.done() and not cut_in:
+        v2v = (reply_audio_at - voiced_end_at) * 1000
+    heard = finals[-1]["text"] if finals else ""
+    return ClipResult(
+        clip=clip.name, said=clip.text, heard=heard, finals=len(finals),
+        amended=sum(1 for f in finals if f.get("amended")),
+        turn_ids=len({f.get("turn_id") for f in finals}), cut_in=cut_in, v2v_ms=v2v,
+        marks=marks, errors=errors, ended=ended, next_question=next_question,
+        played_until=(reply_audio_at or time.monotonic()) + reply_bytes / 2 / rate)
+
+
+async def run_candidate(base_url: str, clips: list[SpeechClip], progress: bool,
+                        offset: int = 0) -> list[ClipResult]:
+    results: list[ClipResult] = []
+    client: VoiceClient | None = None
+    played_until = 0.0
+    order = clips[offset:] + clips[:offset]
+    try:
+        for clip in order:
+            if client is None:
+                client = VoiceClient(base_url)
+                await client.open(max_questions=len(clips) + 2, noise_rms=30.0)
+                question, played_until = await client.listen_to_speech()
+            # Wait for the question to finish playing, then a short breath.
+            await asyncio.sleep(max(0.0, played_until - time.monotonic()) + 0.4)
+            pcm = read_clip(clip)
+            result = await answer_with_clip(client, clip, pcm)
+            results.append(result)
+            if progress:
+                print(f"{clip.name}: finals={result.finals} amended={result.amended} "
+                      f"cut_in={result.cut_in} v2v={result.v2v_ms and round(result.v2v_ms)} "
+                      f"heard={result.heard!r} eot={(result.marks or {}).get('end_of_turn')}",
+                      file=sys.stderr)
+            played_until = result.played_until
+            if result.ended or not result.next_question:
+                await client.close()
+                client = None
+    finally:
+        if client is not None:
+            await client.close()
+    return results
+
+
+def offline_wer(clips: list[SpeechClip], model: str) -> tuple[float, dict[str, str]]:
+    """The same model decoding each whole clip offline (faster-whisper, beam 1)."""
+    from faster_whisper import WhisperModel
+
+    from audio.model_files import whisper_model_dir
+
+    whisper = WhisperModel(str(whisper_model_dir(model)), device="cpu", compute_type="int8",
+                           cpu_threads=2)
+    errors = words = 0
+    texts: dict[str, str] = {}
+    for clip in clips:
+        audio = read_clip(clip).astype(np.float32) / 32768.0
+        segments, _ = whisper.transcribe(audio, language="en", beam_size=1,
+                                         vad_filter=False)
+        text = " ".join(s.text.strip() for s in segments)
+        texts[clip.name] = text
+        e, n = word_errors(clip.text, text)
+        errors, words = errors + e, words + n
+    return errors / max(words, 1), texts
+
+
+def repeated_ngrams(reference: str, hypothesis: str, n: int = 3) -> int:
+    """n-grams said twice in a row in the hypothesis but not in the reference."""
+    def doubled(words: list[str]) -> set[tuple[str, ...]]:
+        return {tuple(words[i:i + n]) for i in range(len(words) - 2 * n + 1)
+                if words[i:i + n] == words[i + n:i + 2 * n]}
+
+    return len(doubled(normalize_words(hypothesis)) - doubled(normalize_words(reference)))
+
+
+def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
+              model: str, offline: float | None, set_dir: Path) -> dict[str, Any]:
+    errors = words = 0
+    for r in results:
+        e, n = word_errors(r.said, r.heard)
+        errors, words = errors + e, words + n
+    v2v = [r.v2v_ms for r in results if r.v2v_ms is not None]
+
+    def mark(r: ClipResult, name: str) -> float | None:
+        value = ((r.marks or {}).get("marks_ms") or {}).get(name)
+        return None if value is None else float(value)
+
+    def stage(a: str, b: str) -> list[float]:
+        out = []
+        for r in results:
+            x, y = mark(r, a), mark(r, b)
+            if x is not None and y is not None:
+                out.append(y - x)
+        return out
+
+    eot = [x for r in results if (x := mark(r, "turn_end")) is not None]
+
+    def rnd(x: float | None) -> float | None:
+        return None if x is None else round(x)
+
+    streaming = errors / max(words, 1)
+    return {
+        "bench": "voice", "set": str(set_dir), "clips": len(clips), "sessions": sessions,
+        "stt_model": model, "answers": len(results),
+        "wer_streaming": round(streaming, 4),
+        "wer_offline": None if offline is None else round(offline, 4),
+        "wer_gap_points": None if offline is None else round((streaming - offline) * 100, 2),
+        "cut_ins": sum(r.cut_in for r in results),
+        "split_answers": sum(r.split for r in results),
+        "amended_answers": sum(1 for r in results if r.amended),
+        "repeated_ngrams": sum(repeated_ngrams(r.said, r.heard) for r in results),
+        "no_transcript": sum(1 for r in results if not r.heard),
+        "v2v_ms_p50": rnd(percentile(v2v, 50)), "v2v_ms_p95": rnd(percentile(v2v, 95)),
+        "v2v_ms_max": rnd(max(v2v) if v2v else None), "v2v_n": len(v2v),
+        "end_of_turn_ms_p50": rnd(percentile(eot, 50)),
+        "end_of_turn_ms_p95": rnd(percentile(eot, 95)),
+        "stage_ms_p50": {
+            "stt_after_turn_end": rnd(percentile(stage("turn_end", "stt_final"), 50)),
+            "engine": rnd(percentile(stage("stt_final", "reply_ready"), 50)),
+            "tts_first_audio": rnd(percentile(stage("reply_ready", "first_audio"), 50)),
+        },
+        "errors": sum(len(r.errors) for r in results),
+        "load_avg_1m": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
+        "worst": sorted(({"clip": r.clip, "said": r.said, "heard": r.heard}
+                         for r in results if word_errors(r.said, r.heard)[0]),
+                        key=lambda w: -word_errors(w["said"], w["heard"])[0])[:3],
+    }
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    clips = load_speech_set(args.set)
+    if args.limit:
+        clips = clips[:args.limit]
+    model = args.stt_model or os.environ.get("VIVA_STT_MODEL", "tiny.en")
+    env = {"VIVA_ENV": "test", "VIVA_JUDGE_ENABLED": "false", "VIVA_STT_MODEL": model}
+    with private_redis() as redis_url, app_server(redis_url, **env) as base_url:
+        runs = await asyncio.gather(*[
+            run_candidate(base_url, clips, not args.json, offset=i * len(clips) // args.sessions)
+            for i in range(args.sessions)])
+    offline = None if args.no_offline else offline_wer(clips, model)[0]
+    return summarize([r for run in runs for r in run], clips, args.sessions, model, offline,
+                     Path(args.set))

@@ -1,0 +1,69 @@
+"""Transcript signal for end of turn: does the text so far end in an open clause?
+
+People stop to think after "and", "because", "the", "um": a sentence that ends there is not
+finished, whatever the silence says. Pure text rules, cheap, applied to the latest decode of
+the turn (the speculative decode made at the pause).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+CONJUNCTIONS = frozenset(
+    "and but or nor because since although though while whereas if unless whenever until "
+    "than which whom whose whether plus".split())
+PREPOSITIONS = frozenset(
+    "of to in on at for with by from into onto about like as via over under between through "
+    "across after before during against without within per toward towards upon".split())
+DETERMINERS = frozenset(
+    "the a an these those my your its their our his her each every another such".split())
+# Words that need something after them: subjects, auxiliaries, copulas, "let me", etc.
+NEEDS_MORE = frozenset(
+    "i we they he she is are was were be been being am will would can could should must "
+    "shall has had does very really just let gonna wanna".split())
+# Words that may end a sentence ("that's it", "I'd use this"): open only when the recognizer
+# did not close the sentence.
+MAYBE_MORE = frozenset(
+    "so that then when where who also this some any it there here what how why not more "
+    "most you have do did going well basically actually like".split())
+FILLERS = frozenset("um umm uh uhh er erm ah eh hmm mm mhm".split())
+FILLER_PHRASES = ("you know", "i mean", "kind of", "sort of", "let me think", "let's see",
+                  "so yeah")
+TRAILING_OPEN = (",", "-", "—", "…", "...", ":", ";")
+
+
+@dataclass(frozen=True)
+class TranscriptCue:
+    open_clause: bool
+    reason: str  # e.g. 'ends with "because"', "ends with a comma", "" when not open
+    ends_sentence: bool  # the recognizer put a full stop, question or exclamation mark
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z']+", text.lower())
+
+
+def transcript_cue(text: str) -> TranscriptCue:
+    stripped = text.strip()
+    if not stripped:
+        return TranscriptCue(True, "nothing heard yet", False)
+    ends_sentence = stripped.endswith((".", "?", "!")) and not stripped.endswith("...")
+    if stripped.endswith(TRAILING_OPEN):
+        return TranscriptCue(True, f"ends with {stripped[-1]!r}", False)
+    words = _words(stripped)
+    if not words:
+        return TranscriptCue(False, "", ends_sentence)
+    lowered = " ".join(words)
+    for phrase in FILLER_PHRASES:
+        if lowered.endswith(phrase):
+            return TranscriptCue(True, f"ends with the filler {phrase!r}", ends_sentence)
+    last = words[-1]
+    for kind, vocabulary in (("a conjunction", CONJUNCTIONS), ("a preposition", PREPOSITIONS),
+                             ("an article", DETERMINERS), ("a filler", FILLERS),
+                             ("an unfinished phrase", NEEDS_MORE)):
+        if last in vocabulary:
+            return TranscriptCue(True, f"ends with {kind} {last!r}", ends_sentence)
+    if last in MAYBE_MORE and not ends_sentence:
+        return TranscriptCue(True, f"ends with {last!r} and no full stop", ends_sentence)
+    return TranscriptCue(False, "", ends_sentence)
