@@ -32,11 +32,12 @@ TOKENS_PER_S = 6  # generous bound on speech rate; stops runaway repetition loop
 
 class WhisperRecognizer(SpeechRecognizer):
     def __init__(self, model_dir: Path, *, name: str, cpu_threads: int = 2, workers: int = 1,
-                 beam_size: int = 1):
+                 beam_size: int = 1, no_repeat_ngram_size: int = 0):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         self.name = name
         self.max_concurrency = workers
         self.beam_size = beam_size
+        self.no_repeat_ngram_size = no_repeat_ngram_size
         self._model = WhisperModel(str(model_dir), device="cpu", compute_type="int8",
                                    cpu_threads=cpu_threads, num_workers=workers)
         multilingual = bool(self._model.model.is_multilingual)
@@ -88,6 +89,7 @@ class WhisperRecognizer(SpeechRecognizer):
         prompt = self._prompt(request)
         result = self._model.model.generate(
             features, [prompt], beam_size=self.beam_size,
+            no_repeat_ngram_size=self.no_repeat_ngram_size,
             # CTranslate2 counts the prompt in max_length.
             max_length=len(prompt) + max_tokens, suppress_tokens=self._suppress,
             suppress_blank=True,
@@ -135,9 +137,26 @@ def drop_repeated_tail(text: str) -> str:
                         _contains(before, tail[:-1]) or _contains(before, tail[1:]))):
                     cut = n - ends[-1] - 1
         if cut is None:
+            cut = _echoed_tail(keys)
+        if cut is None:
             break
         tokens = tokens[:n - cut]
     return " ".join(tokens)
+
+
+def _echoed_tail(keys: list[str], min_words: int = 3) -> int | None:
+    """Length of a trailing run (≥ 3 words, its last word possibly cut short) that repeats
+    words said earlier in the same clip: what a decoder loops into at the end of a window
+    ("And so my fellow Americans ask not, and so my fellow")."""
+    n = len(keys)
+    for k in range(n // 2, min_words - 1, -1):
+        tail = keys[n - k:]
+        if not tail[-1]:
+            continue
+        for i in range(0, n - k):  # the earlier run may touch the tail: a loop
+            if keys[i:i + k - 1] == tail[:-1] and keys[i + k - 1].startswith(tail[-1]):
+                return k
+    return None
 
 
 def _collapse_loops(tokens: list[str]) -> list[str]:

@@ -52,13 +52,62 @@ def _measure(recognizer: WhisperRecognizer, clips: list[tuple[str, str, np.ndarr
             "worst": [{"said": s, "heard": h} for _, s, h in worst[:2]]}
 
 
+def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
+    """Each model on a folder of real recorded speech: every clip decoded whole, once by the
+    live recognizer (short window, greedy) and once by faster-whisper's offline
+    ``transcribe`` (30 s window, beam 1); Whisper-style normalised WER, decode times."""
+    from faster_whisper import WhisperModel
+
+    from agents.text_normalization import word_errors as normalized_errors
+    from audio.model_files import whisper_model_dir
+    from audio.speech_set import load_speech_set
+    from bench.stats import percentile
+    from bench.voice_set import read_clip
+
+    clips = [(c, pcm16_to_float(read_clip(c))) for c in load_speech_set(set_dir)]
+    figures: dict[str, object] = {"bench": "stt", "set": set_dir, "clips": len(clips),
+                                  "audio_s": round(sum(len(a) for _, a in clips) / 16000, 1)}
+    for model in models:
+        live = WhisperRecognizer.load(model)
+        offline = WhisperModel(str(whisper_model_dir(model)), device="cpu",
+                               compute_type="int8", cpu_threads=2)
+        row: dict[str, object] = {}
+        for mode in ("live", "offline"):
+            errors = words = 0
+            times: list[float] = []
+            for clip, audio in clips:
+                started = time.perf_counter()
+                if mode == "live":
+                    text = live.recognize(RecognitionRequest(audio)).text
+                else:
+                    segments, _ = offline.transcribe(audio, language="en", beam_size=1)
+                    text = " ".join(seg.text.strip() for seg in segments)
+                times.append(time.perf_counter() - started)
+                e, n = normalized_errors(clip.text, text)
+                errors, words = errors + e, words + n
+            audio_s = sum(len(a) for _, a in clips) / 16000
+            row[mode] = {"wer": round(errors / max(words, 1), 4),
+                         "rtf": round(sum(times) / audio_s, 3),
+                         "decode_ms_p50": round((percentile(times, 50) or 0) * 1000),
+                         "decode_ms_p95": round((percentile(times, 95) or 0) * 1000)}
+        figures[model] = row
+    return figures
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="viva bench stt")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--model", default="tiny.en", choices=["tiny.en", "base"])
     parser.add_argument("--voices", default="piper,espeak")
+    parser.add_argument("--set", help="a folder of real speech (WAVs + transcripts.tsv)")
+    parser.add_argument("--models", default="tiny.en,base",
+                        help="with --set: the models to compare")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if args.set:
+        result = measure_set(args.set, [m for m in args.models.split(",") if m])
+        print(json.dumps(result) if args.json else json.dumps(result, indent=1))
+        return 0
 
     started = time.perf_counter()
     recognizer = WhisperRecognizer.load(args.model)

@@ -36,8 +36,9 @@ from audio.speech_set import SpeechClip, load_speech_set
 from bench.local_stack import app_server, private_redis
 from bench.stats import percentile
 from bench.voice import VoiceClient
+from realtime.transcript_cues import transcript_cue
 
-VOICED_RMS = 300.0  # int16 RMS of a 30 ms frame that counts as voice, for the clip's end
+MIN_VOICED_RMS = 60.0  # int16 RMS below which a 30 ms frame is never voice
 
 
 def read_clip(clip: SpeechClip) -> np.ndarray:
@@ -48,14 +49,17 @@ def read_clip(clip: SpeechClip) -> np.ndarray:
 
 
 def voiced_end_s(pcm: np.ndarray) -> float:
-    """Where the last voiced 30 ms frame of the clip ends (trailing room noise excluded)."""
+    """Where the last voiced 30 ms frame of the clip ends (trailing room noise excluded):
+    voiced = well above the recording's own noise floor."""
     step = STT_RATE * 30 // 1000
-    frames = len(pcm) // step
-    for i in range(frames - 1, -1, -1):
-        chunk = pcm[i * step:(i + 1) * step].astype(np.float32)
-        if float(np.sqrt(np.mean(chunk ** 2))) >= VOICED_RMS:
-            return (i + 1) * step / STT_RATE
-    return len(pcm) / STT_RATE
+    frames = pcm[:len(pcm) // step * step].astype(np.float32).reshape(-1, step)
+    if not len(frames):
+        return len(pcm) / STT_RATE
+    rms = np.sqrt(np.mean(frames ** 2, axis=1))
+    threshold = max(MIN_VOICED_RMS, 4 * float(np.percentile(rms, 10)),
+                    0.03 * float(np.percentile(rms, 95)))
+    voiced = np.flatnonzero(rms >= threshold)
+    return (int(voiced[-1]) + 1) * step / STT_RATE if len(voiced) else len(pcm) / STT_RATE
 
 
 @dataclass
@@ -205,6 +209,11 @@ def repeated_ngrams(reference: str, hypothesis: str, n: int = 3) -> int:
     return len(doubled(normalize_words(hypothesis)) - doubled(normalize_words(reference)))
 
 
+def is_finished(reference: str) -> bool:
+    text = reference.strip()
+    return not text.endswith((",", ";", ":", "-")) and not transcript_cue(text).open_clause
+
+
 def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
               model: str, offline: float | None, set_dir: Path) -> dict[str, Any]:
     errors = words = 0
@@ -212,6 +221,7 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
         e, n = word_errors(r.said, r.heard)
         errors, words = errors + e, words + n
     v2v = [r.v2v_ms for r in results if r.v2v_ms is not None]
+    finished = [r.v2v_ms for r in results if r.v2v_ms is not None and is_finished(r.said)]
 
     def mark(r: ClipResult, name: str) -> float | None:
         value = ((r.marks or {}).get("marks_ms") or {}).get(name)
@@ -244,6 +254,10 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
         "no_transcript": sum(1 for r in results if not r.heard),
         "v2v_ms_p50": rnd(percentile(v2v, 50)), "v2v_ms_p95": rnd(percentile(v2v, 95)),
         "v2v_ms_max": rnd(max(v2v) if v2v else None), "v2v_n": len(v2v),
+        # Answers whose reference is a finished sentence (not a fragment ending in a comma
+        # or an open clause): the ones the voice-to-voice goal is about.
+        "v2v_finished_ms_p50": rnd(percentile(finished, 50)),
+        "v2v_finished_ms_p95": rnd(percentile(finished, 95)), "v2v_finished_n": len(finished),
         "end_of_turn_ms_p50": rnd(percentile(eot, 50)),
         "end_of_turn_ms_p95": rnd(percentile(eot, 95)),
         "stage_ms_p50": {

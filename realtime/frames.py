@@ -24,6 +24,9 @@ class AudioFrame:
 class SpeechStarted:
     turn: int
     at: float
+    # Set when this speech goes on with the turn that ended just before (a false end): the
+    # transcriber then decodes both as one answer.
+    continues: int | None = None
 
 
 @dataclass(frozen=True)

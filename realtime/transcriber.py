@@ -5,7 +5,7 @@ The final transcript should equal what an offline decode of the whole answer giv
 answer is decoded in as few, as long pieces as the latency allows, and only cut where
 nobody speaks:
 - pending audio is committed as a segment only at a real pause (≥ 300 ms unvoiced) once it
-  is long (10 s), or at the best gap once it nears Whisper's window; no word is split and
+  is long (12 s), or at the best gap once it nears Whisper's window; no word is split and
   each piece carries a sentence or more of context;
 - at every pause the pending audio is decoded with final priority ("speculation"). If the
   turn then ends, that decode completes the final transcript at once; if the candidate goes
@@ -53,11 +53,11 @@ log = logging.getLogger(__name__)
 
 PREROLL_FRAMES = 10  # 300 ms kept before speech onset: the first syllable starts quietly
 PARTIAL_EVERY_S = 0.8  # new speech between two partial decodes
-COMMIT_AFTER_S = 10.0  # pending audio this long is committed at the next real pause
-FORCE_COMMIT_S = 20.0  # ... or at the next short gap between words
+COMMIT_AFTER_S = 12.0  # pending audio this long is committed at the next real pause
+FORCE_COMMIT_S = 24.0  # ... or at the next short gap between words
 COMMIT_GAP_MS = 300  # a real pause: a clean place to cut
 FORCE_GAP_MS = 90  # a gap between words
-KEEP_SPECULATION_S = 4.0  # a speculation this long becomes a segment when speech resumes
+KEEP_SPECULATION_S = 10.0  # a speculation this long becomes a segment when speech resumes
 SQUEEZE_MS = 300  # longer unvoiced runs inside a clip are cut to this
 
 
@@ -90,6 +90,7 @@ class _Turn:
     last_hypothesis: str = ""  # the previous partial decode of the pending audio
     unvoiced_ms: int = 0
     closed: bool = False
+    committed_end: int = 0  # where the committed segments end (the final piece excluded)
 
     def add(self, samples: np.ndarray, voiced: bool) -> None:
         self.frames.append(samples)
@@ -146,6 +147,7 @@ class StreamingTranscriber:
         self.inbox: asyncio.Queue[AudioFrame | TurnFrame] = asyncio.Queue()
         self._preroll: deque[tuple[np.ndarray, bool]] = deque(maxlen=PREROLL_FRAMES)
         self._turn: _Turn | None = None
+        self._ended: _Turn | None = None  # the last finished turn, in case it goes on
         # (turn, pause) -> the whole text heard up to that pause, for the end-of-turn policy
         self._pause_texts: dict[tuple[int, int], asyncio.Future[str]] = {}
         self._waiters: set[asyncio.Task[None]] = set()
@@ -184,7 +186,7 @@ class StreamingTranscriber:
         elif isinstance(frame, SpeechStarted):
             if turn is not None:
                 await self._drop(turn)
-            self._turn = _Turn(frame.turn)
+            self._turn = self._reopen(frame) or _Turn(frame.turn)
             for samples, voiced in self._preroll:
                 self._turn.add(samples, voiced)
             self._preroll.clear()
@@ -200,6 +202,18 @@ class StreamingTranscriber:
         elif isinstance(frame, TurnDropped):
             self._turn = None
             await self._drop(turn)
+
+    def _reopen(self, started: SpeechStarted) -> _Turn | None:
+        """A false end: the new speech continues the turn that just ended. Its audio is kept
+        and its last piece decoded again together with the new words, so the answer's
+        transcript is what one decode of the whole answer gives."""
+        ended, self._ended = self._ended, None
+        if ended is None or started.continues != ended.number:
+            return None
+        turn = _Turn(started.turn, frames=ended.frames, voiced=ended.voiced,
+                     segments=[s for s in ended.segments if s.end <= ended.committed_end])
+        turn.partial_at = turn.end
+        return turn
 
     # -- decoding ----------------------------------------------------------------------
 
@@ -318,6 +332,8 @@ class StreamingTranscriber:
         marks = TurnMarks(voiced_end=ended.voiced_end_at, turn_end=ended.ended_at,
                           silence_window_ms=ended.silence_window_ms)
         turn.closed = True
+        turn.committed_end = turn.pending_start
+        self._ended = turn
         await self._cancel(turn.partial_task)
         # A speculation only exists while paused (a resume keeps or drops it), so the audio
         # after its cut is silence: it is the last segment.

@@ -21,7 +21,10 @@ DETERMINERS = frozenset(
 # Words that need something after them: subjects, auxiliaries, copulas, "let me", etc.
 NEEDS_MORE = frozenset(
     "i we they he she is are was were be been being am will would can could should must "
-    "shall has had does very really just let gonna wanna".split())
+    "shall has had does very really just let gonna wanna "
+    # ... and words that want a "to" after them ("she is believed to be", "able to")
+    "believed supposed expected meant likely unlikely able unable tends seems seem wants "
+    "needs tried trying".split())
 # Words that may end a sentence ("that's it", "I'd use this"): open only when the recognizer
 # did not close the sentence.
 MAYBE_MORE = frozenset(
@@ -31,6 +34,9 @@ FILLERS = frozenset("um umm uh uhh er erm ah eh hmm mm mhm".split())
 FILLER_PHRASES = ("you know", "i mean", "kind of", "sort of", "let me think", "let's see",
                   "so yeah")
 TRAILING_OPEN = (",", "-", "—", "…", "...", ":", ";")
+# A sentence opened by one of these needs a main clause ("Unless the table is indexed, …").
+# Not "because"/"since"/"when": "Because lookups are O(1)." answers a "why" on its own.
+SUBORDINATORS = frozenset("unless although though whereas if".split())
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,11 @@ class TranscriptCue:
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z']+", text.lower())
+
+
+def _last_sentence(text: str) -> str:
+    parts = [p for p in re.split(r"(?<=[.?!])\s+", text.strip()) if p]
+    return parts[-1] if parts else ""
 
 
 def transcript_cue(text: str) -> TranscriptCue:
@@ -58,6 +69,12 @@ def transcript_cue(text: str) -> TranscriptCue:
     for phrase in FILLER_PHRASES:
         if lowered.endswith(phrase):
             return TranscriptCue(True, f"ends with the filler {phrase!r}", ends_sentence)
+    clause = _last_sentence(stripped)
+    first = _words(clause)[:1]
+    # Short: a long clause with no comma is more likely unpunctuated than subordinate only.
+    if first and first[0] in SUBORDINATORS and "," not in clause and len(_words(clause)) <= 12:
+        return TranscriptCue(True, f"a clause opened by {first[0]!r} and no main clause",
+                             ends_sentence)
     last = words[-1]
     for kind, vocabulary in (("a conjunction", CONJUNCTIONS), ("a preposition", PREPOSITIONS),
                              ("an article", DETERMINERS), ("a filler", FILLERS),

@@ -35,6 +35,7 @@ from realtime.frames import (
     FinalTranscript,
     SpeechPaused,
     SpeechStarted,
+    TurnDropped,
     TurnEnded,
     TurnFrame,
     Utterance,
@@ -108,6 +109,7 @@ class VoiceSession:
         self._last_end: tuple[int, float] | None = None  # (turn, when it ended)
         self._continues: dict[int, int] = {}  # a turn -> the earlier turn it goes on with
         self._held: set[int] = set()  # turns whose reply must not be spoken (they went on)
+        self._withheld: dict[int, Utterance] = {}  # held replies, said if the turn was noise
         self._answers: dict[int, _Answer] = {}  # a turn -> the answer its words are part of
         self._verdicts: set[asyncio.Task[None]] = set()
         self._helpers: set[asyncio.Task[None]] = set()
@@ -180,11 +182,13 @@ class VoiceSession:
 
     def _dispatch(self, events: list[TurnFrame]) -> None:
         for event in events:
+            if isinstance(event, SpeechStarted):
+                event = self._maybe_continue(event)
             self._transcriber.inbox.put_nowait(event)
             if isinstance(event, SpeechPaused):
                 self._ask_for_verdict(event)
-            elif isinstance(event, SpeechStarted):
-                self._maybe_continue(event)
+            elif isinstance(event, TurnDropped):
+                self._release(event.turn)
             elif isinstance(event, TurnEnded):
                 self._last_end = (event.turn, event.ended_at)
                 for task in list(self._verdicts):
@@ -208,12 +212,12 @@ class VoiceSession:
         self._verdicts.add(task)
         task.add_done_callback(self._verdicts.discard)
 
-    def _maybe_continue(self, started: SpeechStarted) -> None:
+    def _maybe_continue(self, started: SpeechStarted) -> SpeechStarted:
         if self._on_amend is None or self._last_end is None:
-            return
+            return started
         previous, ended_at = self._last_end
         if started.at - ended_at > self.amend_window_s:
-            return
+            return started
         # Speech right after a turn ended: the candidate was only thinking. Their words
         # belong to the same answer; the reply made for half of it must not be heard.
         self._continues[started.turn] = previous
@@ -221,6 +225,18 @@ class VoiceSession:
         stopper = asyncio.create_task(self._stop_reply())
         self._helpers.add(stopper)
         stopper.add_done_callback(self._helpers.discard)
+        return SpeechStarted(started.turn, started.at, continues=previous)
+
+    def _release(self, dropped: int) -> None:
+        """A turn taken for a continuation was only a noise: the answer before it stands,
+        and its reply, if it was held back, is said after all."""
+        previous = self._continues.pop(dropped, None)
+        if previous is None:
+            return
+        self._held.discard(previous)
+        withheld = self._withheld.pop(previous, None)
+        if withheld is not None:
+            self._speaker.say(withheld)
 
     async def _stop_reply(self) -> None:
         if await self._speaker.stop():
@@ -261,7 +277,8 @@ class VoiceSession:
 
     async def _amend(self, answer: _Answer, final: FinalTranscript) -> None:
         assert self._on_amend is not None
-        text = f"{answer.text} {final.text}".strip()
+        # The transcriber decoded the earlier words again with the new ones: one answer.
+        text = final.text
         await self._outbox.send_event({"type": "transcript_final", "text": text,
                                        "turn_id": answer.turn_id, "amended": True})
         answer.text = text
@@ -280,12 +297,18 @@ class VoiceSession:
 
     async def _reply(self, final: FinalTranscript, texts: list[str], turn_id: str) -> None:
         final.marks.reply_ready = self._clock()
-        if texts and final.turn not in self._held:
+        if texts:
             reply_turn = self._context_turn_id
             if reply_turn is None or reply_turn == turn_id:
                 reply_turn = self._new_turn_id()
             self._spoken_turn_id = reply_turn
-            self._speaker.say(Utterance(list(texts), reply_turn, final.marks))
+            utterance = Utterance(list(texts), reply_turn, final.marks)
+            if final.turn in self._held:
+                self._withheld[final.turn] = utterance
+                for old in [t for t in self._withheld if t < final.turn - 8]:
+                    del self._withheld[old]
+            else:
+                self._speaker.say(utterance)
         else:
             await self._outbox.send_event(final.marks.as_event(turn_id))
 

@@ -14,7 +14,8 @@ S = TurnTakingSettings()
 @pytest.mark.parametrize("text", [
     "A hash table stores keys and", "It is faster because", "so I would put it in the",
     "We could use a", "The trick is, um", "and then, you know", "It depends on,",
-    "First we sort the input. Then we",
+    "First we sort the input. Then we", "Unless a system is established.",
+    "It depends. If the list is sorted.",
 ])
 def test_open_clauses_mean_wait(text: str) -> None:
     cue = transcript_cue(text)
@@ -26,6 +27,7 @@ def test_open_clauses_mean_wait(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "A hash table stores keys and values.", "It runs in O(n log n).", "That's it.",
     "I would use a heap", "Threads share memory; processes do not.",
+    "Because lookups take constant time.", "If the list is sorted, use binary search.",
 ])
 def test_closed_sentences_are_not_open(text: str) -> None:
     assert not transcript_cue(text).open_clause, text
@@ -48,13 +50,12 @@ def test_unfinished_audio_waits_up_to_the_think_limit() -> None:
     assert not verdict.finished and verdict.end_after_ms == S.think_ms
 
 
-def test_unsure_audio_with_a_closed_sentence_takes_the_middle_window() -> None:
-    verdict = decide(EndOfTurnSignals(0.3, transcript_cue("It uses a heap."),
-                                      "conversation", False, 4.0), S)
-    assert verdict.finished and verdict.end_after_ms == S.unsure_ms
-    unsure_open = decide(EndOfTurnSignals(0.3, transcript_cue("It uses a heap"),
+def test_unsure_audio_lets_the_candidate_think() -> None:
+    # Phrase borders inside real sentences score in the middle: no middle window.
+    for p in (0.3, 0.6, 0.85):
+        verdict = decide(EndOfTurnSignals(p, transcript_cue("It uses a heap."),
                                           "conversation", False, 4.0), S)
-    assert unsure_open.end_after_ms == S.think_ms
+        assert not verdict.finished and verdict.end_after_ms == S.think_ms
 
 
 def test_phase_and_hard_questions_buy_patience() -> None:

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codeAt, evidenceAt, saidUpTo, type TimelineEvent } from '../src/pages/playback/timeline';
+import { codeAt, evidenceAt, saidUpTo, supersededUpTo, type TimelineEvent } from '../src/pages/playback/timeline';
 
 const events: TimelineEvent[] = [
   { seq: 1, t_ms: 0, type: 'question', text: 'Q1', phase: 'warmup' },
@@ -32,4 +32,23 @@ test('evidence shows partial cases while judging, then the result', () => {
   const done = evidenceAt(events, 5000);
   assert.equal(done?.verdict, 'WA');
   assert.equal(done?.total, 2);
+});
+
+test('an answer continued after a pause replaces its half and the reply it superseded', () => {
+  const amended: TimelineEvent[] = [
+    { seq: 1, t_ms: 0, type: 'question', text: 'Q1', turn_id: 't1' },
+    { seq: 2, t_ms: 1000, type: 'transcript_final', text: 'A stack is', turn_id: 't1' },
+    { seq: 3, t_ms: 1400, type: 'feedback', kind: 'correction', text: 'F-half', turn_id: 't1' },
+    { seq: 4, t_ms: 1400, type: 'question', text: 'Q2', turn_id: 't2' },
+    { seq: 5, t_ms: 2500, type: 'transcript_final', text: 'A stack is last in, first out', turn_id: 't1', amended: true },
+    { seq: 6, t_ms: 2600, type: 'answer_amended', text: 'A stack is last in, first out', turn_id: 't1', supersedes: [3, 4] },
+    { seq: 7, t_ms: 2700, type: 'feedback', kind: 'comment', text: 'F-whole', turn_id: 't1' },
+    { seq: 8, t_ms: 2700, type: 'question', text: 'Q2b', turn_id: 't3' },
+  ];
+  // Before the amendment, playback shows what happened then.
+  assert.deepEqual(saidUpTo(amended, 1500).map((l) => l.text), ['Q1', 'A stack is', 'F-half', 'Q2']);
+  assert.deepEqual([...supersededUpTo(amended, 9999)], [3, 4]);
+  assert.deepEqual(saidUpTo(amended, 9999).map((l) => `${l.who}:${l.text}`), [
+    'interviewer:Q1', 'candidate:A stack is last in, first out', 'interviewer:F-whole', 'interviewer:Q2b',
+  ]);
 });

@@ -101,11 +101,24 @@ export interface TranscriptPartialEvent extends Sequenced {
   type: 'transcript_partial';
   text: string;
   turn_id?: string;
+  /** Words two consecutive decodes agreed on (they will not change) … */
+  stable?: string;
+  /** … and the rest, which may still change. */
+  tentative?: string;
 }
 export interface TranscriptFinalEvent extends Sequenced {
   type: 'transcript_final';
   text: string;
   turn_id: string;
+  /** The whole answer again, after the candidate went on past a false end of turn. */
+  amended?: boolean;
+}
+/** An answer continued after a pause: the events in `supersedes` were taken back. */
+export interface AnswerAmendedEvent extends Sequenced {
+  type: 'answer_amended';
+  turn_id: string;
+  text: string;
+  supersedes: number[];
 }
 export interface FeedbackEvent extends Sequenced {
   type: 'feedback';
@@ -172,6 +185,7 @@ export type ServerEvent =
   | QuestionEvent
   | TranscriptPartialEvent
   | TranscriptFinalEvent
+  | AnswerAmendedEvent
   | FeedbackEvent
   | TtsStartEvent
   | TtsEndEvent
@@ -188,6 +202,7 @@ export const SERVER_EVENT_TYPES = new Set<string>([
   'question',
   'transcript_partial',
   'transcript_final',
+  'answer_amended',
   'feedback',
   'tts_start',
   'tts_end',

@@ -1,7 +1,13 @@
 // What is said: the interviewer's current words (the caption of what is spoken), the
 // candidate's live and final transcript, feedback, and the running conversation log.
 import { h, replaceChildren } from '../../shared/dom';
-import type { FeedbackEvent, QuestionEvent, TranscriptFinalEvent, TranscriptPartialEvent } from '../../shared/protocol';
+import type {
+  AnswerAmendedEvent,
+  FeedbackEvent,
+  QuestionEvent,
+  TranscriptFinalEvent,
+  TranscriptPartialEvent,
+} from '../../shared/protocol';
 
 const PHASE_LABELS: Record<string, string> = {
   warmup: 'Warm-up',
@@ -40,6 +46,7 @@ export class ConversationView {
   );
   private readonly log = h('ol', { class: 'log', 'data-testid': 'conversation-log' });
   private readonly pendingTyped: string[] = [];
+  private readonly spoken = new Map<string, { final: HTMLElement; said: HTMLElement }>();
   private audioBytes = 0;
 
   constructor() {
@@ -83,7 +90,16 @@ export class ConversationView {
   }
 
   partialTranscript(event: TranscriptPartialEvent): void {
-    this.partial.textContent = event.text;
+    if (event.stable === undefined || event.tentative === undefined) {
+      this.partial.textContent = event.text;
+      return;
+    }
+    // Settled words plainly; the tail that may still change, dimmed.
+    replaceChildren(
+      this.partial,
+      event.stable,
+      event.tentative ? h('span', { class: 'tentative' }, `${event.stable ? ' ' : ''}${event.tentative}`) : null,
+    );
   }
 
   finalTranscript(event: TranscriptFinalEvent): void {
@@ -95,7 +111,18 @@ export class ConversationView {
       this.pendingTyped.splice(typedIndex, 1);
       return;
     }
-    this.addFinal(event.text);
+    const earlier = event.amended ? this.spoken.get(event.turn_id) : undefined;
+    if (earlier) {
+      // The candidate went on after a pause: one answer, shown whole.
+      earlier.final.textContent = event.text;
+      earlier.said.textContent = event.text;
+      return;
+    }
+    this.spoken.set(event.turn_id, this.addFinal(event.text));
+  }
+
+  answerAmended(_event: AnswerAmendedEvent): void {
+    this.addLog('interviewer', 'You went on after a pause: your whole answer is assessed again.', 'note');
   }
 
   typedAnswer(text: string): void {
@@ -119,22 +146,26 @@ export class ConversationView {
     this.partial.textContent = '';
   }
 
-  private addFinal(text: string, how?: string): void {
-    this.finals.appendChild(h('p', { class: 'final' }, text));
-    this.addLog('candidate', text, how === 'typed' ? 'typed' : undefined);
+  private addFinal(text: string, how?: string): { final: HTMLElement; said: HTMLElement } {
+    const final = h('p', { class: 'final' }, text);
+    this.finals.appendChild(final);
+    const said = this.addLog('candidate', text, how === 'typed' ? 'typed' : undefined);
     this.transcript.scrollTop = this.transcript.scrollHeight;
+    return { final, said };
   }
 
-  private addLog(who: 'interviewer' | 'candidate', text: string, note?: string): void {
+  private addLog(who: 'interviewer' | 'candidate', text: string, note?: string): HTMLElement {
+    const said = h('span', { class: 'said' }, text);
     this.log.appendChild(
       h(
         'li',
         { class: `log-${who}` },
         h('span', { class: 'who' }, who === 'interviewer' ? 'Interviewer' : 'You'),
         note ? h('span', { class: 'note' }, note) : null,
-        h('span', { class: 'said' }, text),
+        said,
       ),
     );
     this.log.scrollTop = this.log.scrollHeight;
+    return said;
   }
 }

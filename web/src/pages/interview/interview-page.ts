@@ -131,6 +131,9 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
       case 'transcript_final':
         conversation.finalTranscript(event);
         break;
+      case 'answer_amended':
+        conversation.answerAmended(event);
+        break;
       case 'tts_start':
         getAudioContext();
         player?.begin(event.turn_id, event.sample_rate);

@@ -32,13 +32,35 @@ export interface EvidenceState {
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const upTo = (events: TimelineEvent[], t: number) => events.filter((e) => (e.t_ms ?? 0) <= t);
 
+/** Seqs taken back by an amended answer (a false end of turn) recorded at or before t. */
+export function supersededUpTo(events: TimelineEvent[], t: number): Set<number> {
+  const out = new Set<number>();
+  for (const event of upTo(events, t)) {
+    if (event.type !== 'answer_amended' || !Array.isArray(event.supersedes)) continue;
+    for (const seq of event.supersedes) if (typeof seq === 'number') out.add(seq);
+  }
+  return out;
+}
+
 export function saidUpTo(events: TimelineEvent[], t: number): SaidLine[] {
   const out: SaidLine[] = [];
+  const superseded = supersededUpTo(events, t);
+  const answerLine = new Map<string, SaidLine>(); // turn_id -> its (last) candidate line
   for (const event of upTo(events, t)) {
     const text = str(event.text);
-    if (!text) continue;
+    if (!text || (event.seq !== undefined && superseded.has(event.seq))) continue;
     if (event.type === 'question' || event.type === 'feedback') out.push({ who: 'interviewer', text, t_ms: event.t_ms ?? 0 });
-    else if (event.type === 'transcript_final' || event.type === 'answer') out.push({ who: 'candidate', text, t_ms: event.t_ms ?? 0 });
+    else if (event.type === 'transcript_final' || event.type === 'answer') {
+      const turn = str(event.turn_id);
+      const earlier = turn && event.amended ? answerLine.get(turn) : undefined;
+      if (earlier) {
+        earlier.text = text; // the whole answer, joined after a pause
+        continue;
+      }
+      const line: SaidLine = { who: 'candidate', text, t_ms: event.t_ms ?? 0 };
+      if (turn) answerLine.set(turn, line);
+      out.push(line);
+    }
   }
   return out;
 }
@@ -115,6 +137,8 @@ export function timelineLabel(event: TimelineEvent): string {
       return `Coding task: ${str(event.title) ?? str(event.problem_id) ?? ''}`;
     case 'state':
       return `Phase: ${str(event.phase) ?? ''}`;
+    case 'answer_amended':
+      return `Answer continued after a pause: ${clip(text ?? '')}`;
     default:
       return event.type.replace(/_/g, ' ');
   }
