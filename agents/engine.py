@@ -19,7 +19,7 @@ import redis.asyncio as aioredis
 
 from agents import difficulty as difficulty_rules
 from agents.evaluate import EvaluateAgent
-from agents.feedback import FeedbackAgent
+from agents.feedback import DONT_KNOW, FeedbackAgent
 from agents.knowledge import KnowledgeAgent
 from agents.orchestrator import Action, Decision, Limits, Orchestrator, transition
 from agents.question import Pick
@@ -99,7 +99,7 @@ class InterviewEngine:
         self.profiles = ProfileStore(redis)
         self.orchestrator = Orchestrator(bank, self.limits)
         self.knowledge = KnowledgeAgent(bank)
-        self.evaluator = EvaluateAgent(provider)
+        self.evaluator = EvaluateAgent(provider, bank=bank)
         self.feedback_agent = FeedbackAgent(provider)
 
     # ---- lifecycle -------------------------------------------------------------------
@@ -253,12 +253,14 @@ class InterviewEngine:
         parts = ["That is the end of our interview. Thank you."]
         if report.overall_score is not None:
             parts.append(f"Overall you scored {round(report.overall_score * 100)} out of 100.")
-        if report.strengths:
-            parts.append("You were strongest in " + ", ".join(
-                s.replace("_", " ") for s in report.strengths[:2]) + ".")
+        strong_topics = sorted((t for t, s in report.ability.items() if s >= 0.7),
+                               key=lambda t: -report.ability[t])
+        if strong_topics:
+            parts.append("You were strongest in " + " and ".join(
+                t.replace("_", " ") for t in strong_topics[:2]) + ".")
         weak_topics = sorted({t for t, s in report.ability.items() if s < 0.6})
         if weak_topics:
-            parts.append("Next time, work on " + ", ".join(
+            parts.append("Next time, work on " + " and ".join(
                 t.replace("_", " ") for t in weak_topics[:2]) + ".")
         parts.append("Your full report is ready.")
         return " ".join(parts)
@@ -324,7 +326,12 @@ class InterviewEngine:
         question = self.bank.get(turn.question_id)
         knowledge = self.knowledge.for_question(question, turn.followup_id)
         evaluation = await self.evaluator.evaluate(turn.text, turn.answer, knowledge)
-        fb, reviews = await self.feedback_agent.feedback(question, evaluation)
+        if evaluation.off_topic and evaluation.answer_about is None:
+            evaluation.answer_about = self.knowledge.about(turn.answer, exclude=question.id)
+        dont_know = evaluation.reason == DONT_KNOW
+        fb, reviews = await self.feedback_agent.feedback(
+            question, evaluation, answer=turn.answer,
+            hint_first=dont_know and self.orchestrator.hint_first(state))
         # A coding problem is fetched only when the decision turns out to be "coding"; the
         # step is then computed again from freshly loaded state (nothing was committed).
         coding_task: dict[str, Any] | None = None
@@ -337,6 +344,7 @@ class InterviewEngine:
             if cur is None or cur.turn_id != turn_id or cur.score is not None:
                 return None  # someone else finished this turn
             cur.score = evaluation.score
+            cur.dont_know = dont_know
             cur.points = [PointScore.model_validate(p) for p in evaluation.points]
             cur.feedback_kind, cur.feedback_text = fb.kind, fb.text
             if evaluation.voters_disagree:

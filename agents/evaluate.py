@@ -1,18 +1,40 @@
 """EvaluateAgent: how well an answer covers the assessment points, score 0..1.
 
-The rubric grade (code) is always computed. With a model configured, the model also judges
-each point and must quote the candidate's words; a quote that is not in the answer voids
-that point's judgement. The two are averaged; a large gap flags the turn for a human.
+Two graders in code, always: the rubric (points, concepts, negation, misconceptions: it finds
+the candidate's words that show each point) and the semantic grader (a cross-encoder that
+reads each point and the reference answer against the answer: it understands paraphrase and
+sees an answer about something else). ``judge`` combines them with weights fitted on held-out
+public questions, gates off-topic answers, and keeps for every point the candidate's own
+words (verbatim clauses of the answer) that it rests on.
+
+With a model configured, the model also judges each point and must quote the candidate's
+words; a quote that is not in the answer voids that point's judgement. It is averaged with
+the grader only if it answers within a deadline; a large gap flags the turn for a human.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+from dataclasses import dataclass, field
 
-from agents.grading import PreparedAnswer, derive_points, grade
+from agents.grading import (
+    MISCONCEPTION_ANSWER_FACTOR,
+    MISCONCEPTION_POINT_FACTOR,
+    PreparedAnswer,
+    clauses,
+    content_words,
+    derive_points,
+    grade,
+    quote_for,
+    stopword_share,
+)
 from agents.knowledge import Knowledge
 from agents.messages import Evaluation, ModelEvaluation
 from agents.providers.base import LanguageProvider, ProviderError
+from agents.question_bank import AssessmentPoint, Misconception, QuestionBank
+from agents.relevance import Relevance, RelevanceGate, default_embedder
+from agents.semantic import SemanticGrader, default_grader
 
 _SYSTEM = (
     "You grade a job candidate's spoken answer against assessment points. For each point "
@@ -20,40 +42,171 @@ _SYSTEM = (
     "(empty if none). Do not invent quotes. Reply with JSON only."
 )
 DISAGREEMENT = 0.4
+MODEL_DEADLINE_S = 1.5  # the live turn never waits longer than this for a model's judgement
+SEMANTIC_COVERED = 0.5
+KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
+DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
+OFF_TOPIC = "off-topic"
+OFF_TOPIC_CAP = 0.1
+GATE_RUBRIC_BELOW = 0.5  # an answer that shows half the points by their phrases is on topic
+
+
+@dataclass
+class Judgement:
+    score: float
+    points: list[dict[str, object]]
+    misconceptions: list[str]
+    reason: str = ""
+    off_topic: bool = False
+    relevance: float | None = None  # the semantic grader's best match with the question
+    rubric_score: float = 0.0
+    parts: dict[str, float] = field(default_factory=dict)
+    about: str | None = None  # what an off-topic answer is about, when the gate knows
+
+
+def _gate(result: Judgement, cap: float) -> None:
+    """An answer about something else: no point is credited, whatever words it shares."""
+    result.off_topic, result.reason = True, OFF_TOPIC
+    result.score = round(min(result.score, cap), 3)
+    for d in result.points:
+        d["coverage"], d["evidence"] = min(float(str(d["coverage"])), cap), []
+
+
+def _is_keyword_list(answer: str) -> bool:
+    return len(content_words(answer)) >= 5 and stopword_share(answer) < 0.15
+
+
+def _quotes(answer: str, excerpts: list[str]) -> list[str]:
+    seen: list[str] = []
+    for e in excerpts:
+        q = quote_for(answer, e)
+        if q and q not in seen:
+            seen.append(q)
+    return seen
+
+
+def judge(answer: str, points: list[AssessmentPoint],
+          misconceptions: list[Misconception] | None = None, *,
+          reference: str | None = None,
+          grader: SemanticGrader | None = None,
+          relevance: Relevance | None = None, authored: bool = False) -> Judgement:
+    """Grade ``answer`` against ``points`` (and the reference answer, when there is one).
+    ``relevance`` is the gate's verdict on whether the answer is about this question;
+    ``authored`` says the points are the bank's (not cut from a reference answer)."""
+    g = grade(answer, points, misconceptions)
+    point_dicts: list[dict[str, object]] = []
+    for p in g.points:
+        point_dicts.append({
+            "point_id": p.point_id, "text": p.text, "weight": p.weight,
+            "coverage": p.coverage, "rubric": p.coverage, "evidence": _quotes(answer, p.evidence),
+            "misconceptions": p.misconceptions, "concepts_missing": p.concepts_missing})
+    result = Judgement(g.score, point_dicts, g.misconceptions, g.reason, rubric_score=g.score)
+    if g.reason == "empty answer":
+        return result
+    gated = relevance is not None and relevance.off_topic and g.score < GATE_RUBRIC_BELOW
+    if grader is None:
+        if gated:
+            _gate(result, OFF_TOPIC_CAP)
+        return result
+    ev = grader.evidence(answer, reference, [p.text for p in g.points], authored=authored)
+    if g.misconceptions:
+        # The model reads meaning, not the authored wrong claims: cut what it credits.
+        cut = [s * (MISCONCEPTION_POINT_FACTOR if pr.misconceptions else 1.0)
+               for s, pr in zip(ev.points, g.points, strict=True)]
+        ev = type(ev)(reference=ev.reference * MISCONCEPTION_ANSWER_FACTOR
+                      if ev.reference >= 0 else ev.reference, points=cut)
+    weights = [p.weight for p in g.points]
+    score = grader.combine(g.score, [p.coverage for p in g.points], ev, weights,
+                           authored=authored)
+    result.relevance = round(relevance.own if relevance is not None else ev.relevance, 3)
+    result.parts = {"rubric": g.score, "semantic_points": round(ev.points_mean(weights), 3),
+                    "semantic_reference": round(ev.reference, 3)}
+    if gated or grader.off_topic(g.score, ev, authored=authored):
+        result.score = score
+        _gate(result, grader.calibration(authored).off_topic_cap)
+        return result
+    many_clauses = clauses(answer)
+    for d, s, pr in zip(point_dicts, ev.points, g.points, strict=True):
+        d["semantic"] = round(s, 3)
+        d["coverage"] = round(max(pr.coverage, s), 3)
+        if s >= SEMANTIC_COVERED and not d["evidence"] and many_clauses:
+            # Covered in other words than the concepts' phrases: quote the clause the model
+            # finds closest to the point.
+            if len(many_clauses) == 1:
+                d["evidence"] = [many_clauses[0]]
+            else:
+                sims = grader.encoder.score([(pr.text, c) for c in many_clauses[:8]])
+                d["evidence"] = [many_clauses[int(sims.argmax())]]
+    if g.reason == "candidate said they do not know":
+        score = min(score, DONT_KNOW_CAP)
+    elif g.reason == "very short answer":
+        score = min(score, SHORT_CAP)
+    elif _is_keyword_list(answer):
+        score, result.reason = min(score, KEYWORD_LIST_CAP), "a list of terms, not explained"
+    result.score = round(score, 3)
+    return result
 
 
 class EvaluateAgent:
-    def __init__(self, provider: LanguageProvider):
+    def __init__(self, provider: LanguageProvider, grader: SemanticGrader | None = None, *,
+                 bank: QuestionBank | None = None, use_semantic: bool = True,
+                 model_deadline_s: float = MODEL_DEADLINE_S):
         self.provider = provider
+        self.grader = grader if grader is not None or not use_semantic else default_grader()
+        embedder = default_embedder() if use_semantic else None
+        self.gate = RelevanceGate(embedder, bank) if embedder is not None else None
+        self.bank = bank
+        self.model_deadline_s = model_deadline_s
 
-    async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge,
-                       ) -> Evaluation:
+    def warm(self) -> None:
+        """Load the models and embed the bank now, not on the first answer."""
+        if self.gate is not None:
+            self.gate.warm()
+
+    def judge(self, question_text: str, answer: str, knowledge: Knowledge) -> Judgement:
         points = knowledge.points
         if not knowledge.has_standard_answer:
             # No standard answer: grade against the question's own terms, and say so.
             points = derive_points(question_text)
-        g = grade(answer, points, knowledge.misconceptions)
-        point_dicts: list[dict[str, object]] = [
-            {"point_id": p.point_id, "text": p.text, "weight": p.weight,
-             "coverage": p.coverage, "evidence": p.evidence, "misconceptions": p.misconceptions,
-             "concepts_missing": p.concepts_missing}
-            for p in g.points]
-        evaluation = Evaluation(score=g.score, has_standard_answer=knowledge.has_standard_answer,
-                                points=point_dicts, misconceptions=g.misconceptions,
-                                reason=g.reason)
-        if self.provider.has_model and g.reason == "":
-            model_score = await self._model_score(question_text, answer, g.points)
+        relevance = None
+        if self.gate is not None and answer.strip():
+            relevance = self.gate.check(answer, knowledge.source_question_id, question_text,
+                                        knowledge.reference_answer)
+        j = judge(answer, points, knowledge.misconceptions,
+                  reference=knowledge.reference_answer, grader=self.grader,
+                  relevance=relevance, authored=knowledge.source_question_id is not None)
+        if j.off_topic and relevance is not None and relevance.nearest_other and self.bank:
+            other = self.bank.get(relevance.nearest_other)
+            j.about = " and ".join(other.tags[:2]) or other.topic.value.replace("_", " ")
+        return j
+
+    async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge,
+                       ) -> Evaluation:
+        # The cross-encoder runs in a thread (onnxruntime releases the GIL): the event loop
+        # keeps streaming audio meanwhile.
+        j = await asyncio.to_thread(self.judge, question_text, answer, knowledge)
+        evaluation = Evaluation(score=j.score, has_standard_answer=knowledge.has_standard_answer,
+                                points=j.points, misconceptions=j.misconceptions,
+                                reason=j.reason, off_topic=j.off_topic, relevance=j.relevance,
+                                answer_about=j.about)
+        if self.provider.has_model and j.reason == "":
+            try:
+                model_score = await asyncio.wait_for(
+                    self._model_score(question_text, answer, j.points), self.model_deadline_s)
+            except TimeoutError:
+                model_score, evaluation.model_late = None, True
             if model_score is not None:
                 evaluation.model_score = model_score
-                evaluation.voters_disagree = abs(model_score - g.score) > DISAGREEMENT
-                evaluation.score = round((g.score + model_score) / 2, 3)
+                evaluation.voters_disagree = abs(model_score - j.score) > DISAGREEMENT
+                evaluation.score = round((j.score + model_score) / 2, 3)
         return evaluation
 
-    async def _model_score(self, question_text: str, answer: str, points: list) -> float | None:
+    async def _model_score(self, question_text: str, answer: str,
+                           points: list[dict[str, object]]) -> float | None:
         user = json.dumps({
             "question": question_text,
             "answer": answer,
-            "points": [{"point_id": p.point_id, "text": p.text} for p in points],
+            "points": [{"point_id": p["point_id"], "text": p["text"]} for p in points],
         })
         for _ in range(2):  # one retry for a retryable failure, in this one place
             try:
@@ -66,14 +219,14 @@ class EvaluateAgent:
             return None
         answer_words = " ".join(PreparedAnswer.of(answer).words)
         by_id = {j.point_id: j for j in result.points}
-        total = sum(p.weight for p in points) or 1.0
+        total = sum(float(str(p["weight"])) for p in points) or 1.0
         score = 0.0
         for p in points:
-            j = by_id.get(p.point_id)
+            j = by_id.get(str(p["point_id"]))
             if j is None:
                 continue
             quote = " ".join(PreparedAnswer.of(j.quote).words)
             if j.covered > 0 and (not quote or quote not in answer_words):
                 continue  # an unsupported claim of coverage counts for nothing
-            score += p.weight / total * j.covered
+            score += float(str(p["weight"])) / total * j.covered
         return round(score, 3)

@@ -1,20 +1,36 @@
 """FeedbackAgent: what to say about an answer, in the order evidence → suggestion → judgement.
 
-The kind is decided in code from the score: < 0.3 correction, < 0.6 guidance, else comment.
-Wording comes from the bank (rubric) or a model (reviewed; bank text is the fallback).
+The kind is decided in code from the score: < 0.3 correction, < 0.6 guidance, else comment;
+an "I don't know" that can still get a hint (a smaller sub-question follows) is guidance.
+The bank wording is built from the point's authored text and the candidate's own words
+(quoted verbatim), never from concept names or ids. An off-topic answer is named as such.
+A model may reword it (reviewed; checked against the question's own material; bounded by a
+deadline); the bank wording is the fallback and is what a late model leaves in place.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+from agents.grading import content_words, stem
 from agents.messages import Evaluation, Feedback, FeedbackKind, ModelFeedback
-from agents.providers.base import LanguageProvider
+from agents.providers.base import LanguageProvider, ProviderError
 from agents.question_bank import Question
 from agents.review import ReviewResult, reviewed
 
 CORRECTION_BELOW = 0.3
 GUIDANCE_BELOW = 0.6
+FEEDBACK_DEADLINE_S = 1.5  # the live turn never waits longer than this for model wording
+GROUNDED_SHARE = 0.6  # share of a model's content words that must come from the question
+DONT_KNOW = "candidate said they do not know"
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+# Words any feedback uses; they state no fact about the topic.
+_FEEDBACK_WORDS = {stem(w) for w in (
+    "said say says saying answer answered mention mentioned explain explained think consider "
+    "little more again part parts point points good right wrong correct incorrect missing "
+    "partly clear clearly well also next time review idea ideas example examples covered "
+    "cover question start detail details try trying work needs need heard hear").split()}
 
 
 def feedback_kind(score: float) -> FeedbackKind:
@@ -25,69 +41,125 @@ def feedback_kind(score: float) -> FeedbackKind:
     return "comment"
 
 
-def _point_label(point: dict[str, object]) -> str:
-    text = str(point.get("text", "")).rstrip(".")
-    return text[:1].lower() + text[1:]
+def _lower_first(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) < 2 else text
 
 
-def _evidence(evaluation: Evaluation, kind: FeedbackKind) -> str:
-    covered = [p for p in evaluation.points if float(str(p["coverage"])) >= 0.5]
-    missing = [p for p in evaluation.points if float(str(p["coverage"])) < 0.5]
+def _cov(p: dict[str, object]) -> float:
+    return float(str(p.get("coverage", 0)))
+
+
+def _quote(p: dict[str, object]) -> str | None:
+    ev = p.get("evidence")
+    if isinstance(ev, list) and ev:
+        return str(ev[0]).strip().rstrip(".,;")
+    return None
+
+
+def _said(evaluation: Evaluation, kind: FeedbackKind) -> str:
+    """Evidence: the candidate's words that earned credit, and what the answer left out."""
+    points = evaluation.points
+    covered = sorted((p for p in points if _cov(p) >= 0.5 and _quote(p)),
+                     key=lambda p: -float(str(p["weight"])))
     parts: list[str] = []
     if evaluation.misconceptions:
-        parts.append(f"You said that {evaluation.misconceptions[0]}, which is not right.")
-    if covered:
-        parts.append("You covered " + "; and ".join(_point_label(p) for p in covered[:2]) + ".")
-    if missing and kind != "comment":
-        # Name what is missing by its concept, never by the full point (that would be the answer).
-        names: list[str] = []
-        for p in missing[:2]:
-            concepts = p.get("concepts_missing") or []
-            names.append(str(concepts[0]) if isinstance(concepts, list) and concepts
-                         else str(p["point_id"]).replace("-", " "))
-        parts.append("I did not hear much about " + " or ".join(names) + ".")
+        parts.append(f"You said that {_lower_first(evaluation.misconceptions[0])}, "
+                     "which is not right.")
+    for p in covered[:2]:
+        parts.append(f"You said “{_quote(p)}”: that shows {_lower_first(str(p['text']))}.")
+    n_missing = sum(_cov(p) < 0.5 for p in points)
+    if kind != "comment" and n_missing and len(points) > 1:
+        shown = len(points) - n_missing
+        if shown:
+            parts.append(f"That covers {NUMBER_WORDS.get(shown, str(shown))} of the "
+                         f"{NUMBER_WORDS.get(len(points), str(len(points)))} parts I was "
+                         "listening for.")
     if not parts:
-        parts.append("Your answer did not address the question yet." if kind != "comment"
-                     else "Your answer addressed the question.")
+        parts.append("I did not hear the main ideas of this question in that answer."
+                     if kind != "comment" else "You answered what I asked.")
     return " ".join(parts)
 
 
-def bank_feedback(question: Question, evaluation: Evaluation) -> Feedback:
+def bank_feedback(question: Question, evaluation: Evaluation, *,
+                  hint_first: bool = False) -> Feedback:
+    """Feedback from the bank's authored text and the candidate's quoted words."""
     kind = feedback_kind(evaluation.score)
-    evidence = _evidence(evaluation, kind)
-    if kind == "correction":
-        suggestion, judgement = question.feedback.correction, "This one needs more work."
-    elif kind == "guidance":
-        suggestion, judgement = question.feedback.guidance, "You are partly there."
+    if evaluation.off_topic:
+        evidence = (f"That answer is about {evaluation.answer_about}, not what I asked."
+                    if evaluation.answer_about else
+                    "That answer does not seem to be about what I asked.")
+        suggestion = f"The question was: {question.text}"
+        judgement = "So I cannot give it credit yet."
+        kind = "correction"
+    elif evaluation.reason == DONT_KNOW and hint_first:
+        kind = "guidance"
+        evidence = "You said you are not sure, and that is fine."
+        suggestion = f"Here is a hint: {question.hints[0].rstrip('.')}."
+        judgement = "Let me ask about a smaller part of it."
+    elif evaluation.reason == DONT_KNOW:
+        evidence = "You said you did not know this one."
+        suggestion = question.feedback.correction
+        judgement = "It is worth reviewing before your next interview."
     else:
-        suggestion, judgement = "", question.feedback.comment
+        evidence = _said(evaluation, kind)
+        if kind == "correction":
+            suggestion, judgement = question.feedback.correction, "This one needs more work."
+        elif kind == "guidance":
+            suggestion, judgement = question.feedback.guidance, "You are partly there."
+        else:
+            suggestion, judgement = "", question.feedback.comment
     text = " ".join(s for s in (evidence, suggestion, judgement) if s)
     return Feedback(kind=kind, text=text, evidence=evidence, suggestion=suggestion,
                     judgement=judgement, source="bank")
 
 
+def grounded(text: str, question: Question, answer: str) -> bool:
+    """Most content words of a model's feedback come from the question's own material
+    (question, points, reference answer, authored feedback, hints) or the candidate's
+    answer: a model that brings in new facts ("use a hash table") is not spoken."""
+    material = " ".join([question.text, question.reference_answer, answer,
+                         question.feedback.correction, question.feedback.guidance,
+                         question.feedback.comment, *question.hints,
+                         *(p.text for p in question.assessment_points),
+                         *(c.name + " " + " ".join(c.phrases)
+                           for p in question.assessment_points for c in p.concepts)])
+    known = {stem(w) for w in content_words(material)} | _FEEDBACK_WORDS
+    words = [stem(w) for w in content_words(text) if len(w) > 3]
+    if not words:
+        return True
+    return sum(w in known for w in words) / len(words) >= GROUNDED_SHARE
+
+
 _SYSTEM = (
     "You are a calm, precise technical interviewer giving spoken feedback (under 60 words). "
     "Return JSON with evidence (what the candidate said or missed), suggestion (what to "
-    "consider), judgement (one short sentence). Never reveal forbidden hints. "
+    "consider), judgement (one short sentence). Use only facts from the points given. "
+    "Never reveal forbidden hints. "
 )
 
 
 class FeedbackAgent:
-    def __init__(self, provider: LanguageProvider):
+    def __init__(self, provider: LanguageProvider, *,
+                 deadline_s: float = FEEDBACK_DEADLINE_S):
         self.provider = provider
+        self.deadline_s = deadline_s
 
-    async def feedback(self, question: Question, evaluation: Evaluation,
+    async def feedback(self, question: Question, evaluation: Evaluation, *,
+                       answer: str = "", hint_first: bool = False,
                        ) -> tuple[Feedback, list[ReviewResult]]:
-        fallback = bank_feedback(question, evaluation)
+        fallback = bank_feedback(question, evaluation, hint_first=hint_first)
         kind = fallback.kind
+        if not self.provider.has_model or evaluation.off_topic or (
+                evaluation.reason == DONT_KNOW):
+            # Nothing for a model to add: the bank wording says it exactly.
+            return fallback, []
 
         async def produce(reasons: list[str]) -> Feedback:
-            if not self.provider.has_model:
-                return fallback
             user = json.dumps({
                 "question": question.text, "feedback_kind": kind, "score": evaluation.score,
-                "points": [{"text": p["text"], "coverage": p["coverage"]}
+                "points": [{"text": p["text"], "coverage": p["coverage"],
+                            "candidate_words": p.get("evidence", [])}
                            for p in evaluation.points],
                 "misconceptions": evaluation.misconceptions,
                 "never_say": question.forbidden_hints,
@@ -95,9 +167,16 @@ class FeedbackAgent:
             })
             m = await self.provider.complete_json(_SYSTEM, user, ModelFeedback)
             text = " ".join(s.strip() for s in (m.evidence, m.suggestion, m.judgement) if s)
+            if not grounded(text, question, answer):
+                raise ProviderError("feedback states things that are not in the question's "
+                                    "points or the candidate's answer", retryable=True)
             return Feedback(kind=kind, text=text, evidence=m.evidence.strip(),
                             suggestion=m.suggestion.strip(), judgement=m.judgement.strip(),
                             source="model")
 
-        return await reviewed(produce, fallback, forbidden=question.forbidden_hints,
-                              question=question.text, provider=self.provider)
+        try:
+            return await asyncio.wait_for(
+                reviewed(produce, fallback, forbidden=question.forbidden_hints,
+                         question=question.text, provider=self.provider), self.deadline_s)
+        except TimeoutError:
+            return fallback, []

@@ -44,6 +44,7 @@ _STOP = {
     "could", "may", "might", "must", "these", "those", "very", "much", "many", "most",
     "use", "used", "uses", "using", "usually", "often", "both", "same", "way", "thing",
 }
+STOP_WORDS = frozenset(_STOP)
 _DONT_KNOW = re.compile(
     r"\b(i\s+(?:do\s*n[o']?t|dont)\s+know|no\s+idea|not\s+sure|never\s+heard|pass)\b")
 
@@ -245,3 +246,43 @@ def derive_points(reference_answer: str, max_points: int = 6) -> list[Assessment
             id=f"p{i + 1}", text=sentence[:300], weight=math.sqrt(len(kws)) / total,
             concepts=concepts, required=needed))
     return points
+
+
+_CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
+MAX_QUOTE_WORDS = 24
+
+
+def clauses(text: str) -> list[str]:
+    """The answer cut into sentences (long ones at commas): each is a substring of ``text``,
+    so a quote built from them can be found in the transcript as it was said."""
+    out: list[str] = []
+    for m in _CLAUSE.finditer(text):
+        sentence = m.group(0).strip()
+        if not sentence:
+            continue
+        if len(sentence.split()) <= MAX_QUOTE_WORDS:
+            out.append(sentence)
+            continue
+        out.extend(p.strip() for p in sentence.split(",") if p.strip())
+    return out
+
+
+def quote_for(answer_text: str, excerpt: str) -> str:
+    """The clause of ``answer_text`` (verbatim) that best contains a normalised excerpt."""
+    want = {stem(w) for w in tokens(excerpt) if w not in _STOP} or {
+        stem(w) for w in tokens(excerpt)}
+    best, best_hits = "", 0
+    for c in clauses(answer_text):
+        hits = len(want & {stem(w) for w in tokens(c)})
+        if hits > best_hits:
+            best, best_hits = c, hits
+    return best.rstrip(",;")
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in tokens(text) if w not in _STOP]
+
+
+def stopword_share(text: str) -> float:
+    words = tokens(text)
+    return sum(w in _STOP for w in words) / len(words) if words else 0.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.grading import PreparedAnswer
+from agents.grading import STOP_WORDS, PreparedAnswer, stem
 from agents.question_bank import AssessmentPoint, Misconception, Question, QuestionBank
 
 
@@ -23,11 +23,13 @@ class Knowledge:
 
 
 NO_STANDARD_ANSWER = Knowledge(False, None, [], [], None)
+_STOP_STEMS = {stem(w) for w in STOP_WORDS}
 
 
 class KnowledgeAgent:
     def __init__(self, bank: QuestionBank):
         self.bank = bank
+        self._index: dict[str, set[str]] = {}
 
     def for_question(self, question: Question, followup_id: str | None = None) -> Knowledge:
         if followup_id is None:
@@ -42,6 +44,30 @@ class KnowledgeAgent:
         points = [p.model_copy(update={"weight": p.weight / total}) for p in points]
         misc = [m for m in question.misconceptions if m.point in set(followup.probes)]
         return Knowledge(True, question.reference_answer, points, misc, question.id)
+
+    def about(self, answer: str, exclude: str | None = None, floor: float = 0.12,
+              ) -> str | None:
+        """What an (off-topic) answer seems to be about: the tags of the bank question whose
+        text and reference answer share the most words with it, if any shares enough."""
+        target = {s for s in PreparedAnswer.of(answer).stems if s not in _STOP_STEMS}
+        if not target:
+            return None
+        best, best_sim = None, 0.0
+        for q in self.bank.questions.values():
+            if q.id == exclude:
+                continue
+            stems = self._index.get(q.id)
+            if stems is None:
+                stems = {s for s in PreparedAnswer.of(q.text + " " + q.reference_answer).stems
+                         if s not in _STOP_STEMS}
+                self._index[q.id] = stems
+            sim = len(target & stems) / max(1, len(target | stems))
+            if sim > best_sim:
+                best, best_sim = q, sim
+        if best is None or best_sim < floor:
+            return None
+        names = best.tags[:2] or [best.topic.value.replace("_", " ")]
+        return " and ".join(names)
 
     def lookup(self, text: str, floor: float = 0.25) -> Knowledge:
         """Retrieval over the bank for a question that is not authored there."""

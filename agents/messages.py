@@ -16,7 +16,11 @@ class Evaluation(BaseModel):
     misconceptions: list[str] = []
     reason: str = ""
     model_score: float | None = None  # what a model voter said, when a model is configured
+    model_late: bool = False  # the model missed its deadline; the grader's score stands
     voters_disagree: bool = False
+    off_topic: bool = False  # the answer is not about this question (relevance gate)
+    relevance: float | None = None  # the semantic grader's best match, when it ran
+    answer_about: str | None = None  # what an off-topic answer seems to be about, if known
 
 
 class Feedback(BaseModel):

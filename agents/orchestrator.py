@@ -111,6 +111,13 @@ class Orchestrator:
             return Decision(Action.ask, pick, f"{self.limits.low_score_streak} low scores in "
                                               f"{turn.topic}: change series, easier")
 
+        if turn.dont_know and self._hint_possible(state):
+            # Seed 002: "I don't know" first gets a hint and a smaller sub-question; the
+            # correction comes if that does not land either.
+            pick = self.questions.followup(state, question, self._coverage(state, question.id))
+            if pick is not None:
+                return Decision(Action.ask, pick, "hint and a smaller sub-question")
+
         if turn.phase != Phase.warmup:
             depth = state.followup_depth
             exit_now = score >= FOLLOWUP_EXIT_SCORE and depth >= self.limits.max_followup_depth
@@ -126,6 +133,22 @@ class Orchestrator:
         if pick is None:
             return self._after_concepts("no more questions", state)
         return Decision(Action.ask, pick, "next main question")
+
+    def _hint_possible(self, state: InterviewState) -> bool:
+        turn = state.current_turn
+        return (turn is not None and turn.followup_id is None and turn.phase != Phase.warmup
+                and state.followup_depth < self.limits.max_followup_depth)
+
+    def hint_first(self, state: InterviewState) -> bool:
+        """Before scoring: would an "I don't know" on the current turn get a hint and a
+        smaller sub-question (rather than the correction)? The streak rule wins."""
+        if not self._hint_possible(state) or state.current_turn is None:
+            return False
+        if state.low_streak + 1 >= self.limits.low_score_streak:
+            return False
+        question = self.bank.get(state.current_turn.question_id)
+        return self.questions.followup(state, question,
+                                       self._coverage(state, question.id)) is not None
 
     def _coverage(self, state: InterviewState, question_id: str) -> dict[str, float]:
         """Best coverage per point of ``question_id`` over its main turn and follow-ups."""

@@ -72,6 +72,7 @@ class Turn(BaseModel):
     points: list[PointScore] = []
     feedback_kind: str | None = None
     feedback_text: str | None = None
+    dont_know: bool = False  # the candidate said they do not know (a hint may come first)
     reviewer_flags: list[str] = []
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from agents.grading import clauses
 from agents.state import InterviewState, Phase, Turn
 
 ROLLING_EVERY = 5
@@ -22,12 +23,29 @@ def rolling_summary(state: InterviewState) -> str:
         return "No answers yet."
     strong = sorted({t.topic for t in answered if (t.score or 0) >= 0.7})
     weak = sorted({t.topic for t in answered if (t.score or 0) < 0.4})
-    covered = sorted({p.point_id for t in answered for p in t.points if p.coverage >= 0.5})
+    points = {(t.question_id, p.point_id): p.coverage >= 0.5 for t in answered for p in t.points}
     mean = sum(t.score or 0 for t in answered) / len(answered)
-    shown = ", ".join(covered[:12]) or "none"
+    name = _topic_name
     return (f"After {len(answered)} answers (mean {mean:.2f}, difficulty "
-            f"{state.difficulty.value}): strong in {', '.join(strong) or 'nothing yet'}; "
-            f"weak in {', '.join(weak) or 'nothing yet'}; points shown: {shown}.")
+            f"{state.difficulty.value}): strong in "
+            f"{', '.join(name(t) for t in strong) or 'nothing yet'}; weak in "
+            f"{', '.join(name(t) for t in weak) or 'nothing yet'}; "
+            f"{sum(points.values())} of {len(points)} assessment points shown.")
+
+
+def _topic_name(topic: str) -> str:
+    return topic.replace("_", " ")
+
+
+def clock(t_ms: int | None) -> str:
+    """A session offset as m:ss, the way a person reads a recording's time."""
+    s = max(0, int(t_ms or 0)) // 1000
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _sentence_case(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) < 2 else text
 
 
 def should_roll(state: InterviewState) -> bool:
@@ -43,6 +61,17 @@ class PointEvidence(BaseModel):
     weight: float
     evidence: list[dict[str, Any]]  # {"turn_id", "t_ms", "quote"}
     misconceptions: list[str] = []
+    question: str = ""  # what was asked, as the candidate heard it
+    sentence: str = ""  # the point's result as a person would write it
+
+
+class Note(BaseModel):
+    """A strength or a weak point as a sentence, with the words it rests on and their time."""
+
+    sentence: str
+    quote: str
+    turn_id: str
+    t_ms: int | None
 
 
 class ReportTurn(BaseModel):
@@ -67,9 +96,12 @@ class Report(BaseModel):
     difficulty: str
     ability: dict[str, float]
     assessment_points: list[PointEvidence]
-    weak_points: list[str]
+    weak_points: list[str]  # sentences, each with its quote and time
     carried_weak_points: list[str]
-    strengths: list[str]
+    strengths: list[str]  # sentences, each with its quote and time
+    strength_notes: list[Note] = []
+    weak_notes: list[Note] = []
+    weak_point_keys: list[str] = []  # "<question id>/<point id>", for machines
     summaries: list[str]
     turns: list[ReportTurn]
     coding: dict[str, Any] | None = None
@@ -80,7 +112,9 @@ class Report(BaseModel):
 def point_scores(state: InterviewState) -> list[PointEvidence]:
     """Per (question, point): the best coverage over the main turn and its follow-ups."""
     best: dict[tuple[str, str], PointEvidence] = {}
+    asked: dict[str, str] = {}
     for t in state.answered:
+        asked.setdefault(t.question_id, t.text)
         for p in t.points:
             key = (t.question_id, p.point_id)
             quotes = [{"turn_id": t.turn_id, "t_ms": t.answered_t_ms, "quote": q}
@@ -90,10 +124,70 @@ def point_scores(state: InterviewState) -> list[PointEvidence]:
                 best[key] = PointEvidence(question_id=t.question_id, point_id=p.point_id,
                                           point=p.text, score=p.coverage, weight=p.weight,
                                           evidence=quotes + (cur.evidence if cur else []),
-                                          misconceptions=p.misconceptions)
+                                          misconceptions=p.misconceptions,
+                                          question=asked[t.question_id])
             else:
                 cur.evidence.extend(quotes)
+    for pe in best.values():
+        pe.sentence = _point_sentence(pe)
     return list(best.values())
+
+
+def _point_sentence(p: PointEvidence) -> str:
+    point = _sentence_case(p.point)
+    if p.misconceptions:
+        return f"Said that {_sentence_case(p.misconceptions[0])}, which is not right."
+    if p.score >= STRONG_AT:
+        return f"Showed that {point}."
+    if p.score >= 0.5:
+        return f"Partly showed that {point}."
+    return f"Did not show that {point}."
+
+
+STRONG_AT = 0.7
+
+
+def _first_words(answer: str | None) -> str:
+    if not answer or not answer.strip():
+        return ""
+    cl = clauses(answer)
+    return cl[0] if cl else answer.strip()
+
+
+def notes(state: InterviewState, points: list[PointEvidence],
+          ) -> tuple[list[Note], list[Note]]:
+    """Strengths (points shown well) and weak points (shown weakly or not at all), each as a
+    sentence with the candidate's words it rests on: for a missing point, what they said to
+    that question instead."""
+    first_turn: dict[str, Turn] = {}
+    for t in state.answered:
+        first_turn.setdefault(t.question_id, t)
+    strong, weak = [], []
+    for p in points:
+        turn = first_turn.get(p.question_id)
+        if turn is None:
+            continue
+        q = p.evidence[0] if p.evidence else None
+        quote = str(q["quote"]) if q else _first_words(turn.answer)
+        turn_id = str(q["turn_id"]) if q else turn.turn_id
+        t_ms = q["t_ms"] if q else turn.answered_t_ms
+        on = f"On “{p.question}”" if p.question else "In one answer"
+        if p.score >= STRONG_AT and not p.misconceptions:
+            sentence = f"{on}: you showed that {_sentence_case(p.point)}."
+            strong.append(Note(sentence=sentence, quote=quote, turn_id=turn_id, t_ms=t_ms))
+        elif p.score < WEAK_BELOW or p.misconceptions:
+            what = (f"you said that {_sentence_case(p.misconceptions[0])}, which is not right"
+                    if p.misconceptions else
+                    f"you only partly showed that {_sentence_case(p.point)}" if p.score >= 0.3
+                    else f"you did not show that {_sentence_case(p.point)}")
+            weak.append(Note(sentence=f"{on}: {what}.", quote=quote, turn_id=turn_id,
+                             t_ms=t_ms))
+    return strong, weak
+
+
+def _with_quote(n: Note) -> str:
+    said = f" (you said “{n.quote}” at {clock(n.t_ms)})" if n.quote else ""
+    return n.sentence.rstrip(".") + said + "."
 
 
 def _turn_flags(t: Turn) -> list[str]:
@@ -105,8 +199,9 @@ def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
     points = point_scores(state)
     graded = [t for t in state.answered if t.phase != Phase.coding]
     overall = round(sum(t.score or 0 for t in graded) / len(graded), 3) if graded else None
-    weak = sorted({f"{p.question_id}/{p.point_id}" for p in points if p.score < WEAK_BELOW})
-    strengths = sorted({t for t, s in state.ability.items() if s >= 0.7})
+    weak_keys = sorted({f"{p.question_id}/{p.point_id}" for p in points
+                        if p.score < WEAK_BELOW})
+    strong_notes, weak_notes = notes(state, points)
     flags = sorted({f for t in state.turns for f in _turn_flags(t)})
     if coding and coding.get("attempts", 0) >= 5:
         flags.append(f"many attempts on the coding problem ({coding['attempts']})")
@@ -114,7 +209,10 @@ def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
         session_id=state.session_id, candidate_id=state.config.candidate_id,
         role=state.config.role, status=state.phase.value, overall_score=overall,
         difficulty=state.difficulty.value, ability=state.ability, assessment_points=points,
-        weak_points=weak, carried_weak_points=state.weak_points, strengths=strengths,
+        weak_points=[_with_quote(n) for n in weak_notes],
+        carried_weak_points=state.weak_points,
+        strengths=[_with_quote(n) for n in strong_notes],
+        strength_notes=strong_notes, weak_notes=weak_notes, weak_point_keys=weak_keys,
         summaries=state.summaries,
         turns=[ReportTurn(turn_id=t.turn_id, phase=t.phase.value, question=t.text,
                           answer=t.answer, score=t.score, feedback_kind=t.feedback_kind,

@@ -1,9 +1,16 @@
-"""``viva bench grading``: agreement of rubric scores with human labels.
+"""``viva bench grading``: agreement of Viva's grades with human labels, and their cost.
 
-Two labelled sets in tests/data: answers to bank questions (graded with the bank's authored
-assessment points) and answers to questions outside the bank (graded from the reference
-answer alone, as ``viva grade --batch`` does). Reports Pearson r, Spearman rho and mean
-absolute error against the labels, plus how well right and wrong answers separate.
+- ``bank_points``: answers to bank questions, graded on the bank's authored points;
+- ``reference_only``: answers to questions outside the bank, graded from the reference answer
+  alone (as ``viva grade --batch`` does). Both in-house sets were written for this project;
+- ``public_unseen``: real student answers graded by humans, on questions the grader never saw
+  in fitting (SemEval-2013 Task 7 SciEntsBank and Beetle "unseen questions", SAF's "unseen
+  questions"; ``tests/data/public/``). Pearson r, quadratic weighted kappa and MAE;
+- ``off_topic``: each bank question answered with another question's reference answer (one
+  from another topic, one from the same topic): the share that scores >= 0.3;
+- ``ms_per_answer``: wall time of one grading (rubric + cross-encoder), p50 and p95.
+
+Every set is graded by the combined grader and, for comparison, by the rubric alone.
 """
 
 from __future__ import annotations
@@ -12,17 +19,27 @@ import argparse
 import asyncio
 import json
 import math
+import random
 import time
 from pathlib import Path
 from typing import Any
 
-from agents.batch_grading import BatchItem, grade_item
-from agents.evaluate import EvaluateAgent
-from agents.knowledge import KnowledgeAgent
+from agents.evaluate import EvaluateAgent, judge
+from agents.grading import derive_points
+from agents.knowledge import Knowledge, KnowledgeAgent
+from agents.providers.base import LanguageProvider
 from agents.providers.rubric import RubricProvider
-from agents.question_bank import load_question_bank
+from agents.question_bank import QuestionBank, load_question_bank
+from agents.semantic import default_grader
+from bench.stats import percentile
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+PUBLIC = {
+    "semeval_scientsbank": "semeval2013_scientsbank_unseen.jsonl",
+    "semeval_beetle": "semeval2013_beetle_unseen.jsonl",
+    "saf_networking": "saf_unseen_questions.jsonl",
+}
+OFF_TOPIC_PASS = 0.3
 
 
 def pearson(xs: list[float], ys: list[float]) -> float:
@@ -52,7 +69,26 @@ def spearman(xs: list[float], ys: list[float]) -> float:
     return pearson(_ranks(xs), _ranks(ys))
 
 
-def figures(scores: list[float], labels: list[float]) -> dict[str, Any]:
+def qwk(scores: list[float], labels: list[float], levels: int) -> float:
+    """Quadratic weighted kappa with both sides rounded onto ``levels`` equal steps of 0..1."""
+    a = [min(levels - 1, round(s * (levels - 1))) for s in scores]
+    b = [min(levels - 1, round(lab * (levels - 1))) for lab in labels]
+    n = len(a)
+    observed = [[0.0] * levels for _ in range(levels)]
+    for i, j in zip(a, b, strict=True):
+        observed[i][j] += 1
+    ha = [sum(row) for row in observed]
+    hb = [sum(observed[i][j] for i in range(levels)) for j in range(levels)]
+    num = den = 0.0
+    for i in range(levels):
+        for j in range(levels):
+            w = (i - j) ** 2 / (levels - 1) ** 2
+            num += w * observed[i][j]
+            den += w * ha[i] * hb[j] / n
+    return 1 - num / den if den else 0.0
+
+
+def figures(scores: list[float], labels: list[float], levels: int = 5) -> dict[str, Any]:
     if len(scores) < 3:
         return {"n": len(scores)}
     good = [s for s, lab in zip(scores, labels, strict=True) if lab >= 0.7]
@@ -61,6 +97,7 @@ def figures(scores: list[float], labels: list[float]) -> dict[str, Any]:
         "n": len(scores),
         "pearson_r": round(pearson(scores, labels), 3),
         "spearman_rho": round(spearman(scores, labels), 3),
+        "qwk": round(qwk(scores, labels, levels), 3),
         "mae": round(sum(abs(s - lab) for s, lab in zip(scores, labels, strict=True))
                      / len(scores), 3),
         "mean_score_label_ge_0_7": round(sum(good) / len(good), 3) if good else None,
@@ -74,41 +111,174 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-async def run() -> dict[str, Any]:
-    bank = load_question_bank()
-    agent = EvaluateAgent(RubricProvider())
+class _Timer:
+    """Grades as the live interview does (rubric + cross-encoder + relevance gate), timing
+    each answer; or with the rubric alone, for comparison."""
+
+    def __init__(self, agent: EvaluateAgent) -> None:
+        self.agent = agent
+        self.ms: list[float] = []
+
+    def grade(self, combined: bool, question: str, answer: str, knowledge: Knowledge) -> float:
+        if not combined:
+            return judge(answer, knowledge.points, knowledge.misconceptions).score
+        started = time.perf_counter()
+        j = self.agent.judge(question, answer, knowledge)
+        self.ms.append(1000 * (time.perf_counter() - started))
+        return j.score
+
+
+def _reference_knowledge(reference: str) -> Knowledge:
+    return Knowledge(True, reference, derive_points(reference), [], None)
+
+
+Row = tuple[str, Knowledge, str, float]  # question, knowledge, answer, label
+
+
+def _pairs(rows: list[Row], timer: _Timer) -> tuple[list[float], list[float], list[float]]:
+    combined, rubric, labels = [], [], []
+    for question, knowledge, answer, label in rows:
+        combined.append(timer.grade(True, question, answer, knowledge))
+        rubric.append(timer.grade(False, question, answer, knowledge))
+        labels.append(label)
+    return combined, rubric, labels
+
+
+def _in_house(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
     knowledge = KnowledgeAgent(bank)
-    started = time.perf_counter()
-    scores, labels = [], []
-    for row in read_jsonl(DATA / "grading_labelled.jsonl"):
-        q = bank.get(row["question_id"])
-        ev = await agent.evaluate(q.text, row["answer"], knowledge.for_question(q))
-        scores.append(ev.score)
-        labels.append(float(row["label"]))
-    ref_scores, ref_labels = [], []
-    for row in read_jsonl(DATA / "grading_reference_only.jsonl"):
-        ref_scores.append(await grade_item(agent, BatchItem.model_validate(row)))
-        ref_labels.append(float(row["label"]))
-    elapsed = time.perf_counter() - started
-    n = len(scores) + len(ref_scores)
-    return {
-        "bench": "grading", "provider": "rubric",
-        "bank_points": figures(scores, labels),
-        "reference_only": figures(ref_scores, ref_labels),
-        "ms_per_answer": round(1000 * elapsed / max(1, n), 2),
-        "bank_questions": len(bank), "bank_topics": len(bank.topics),
-    }
+    bank_rows = [(bank.get(r["question_id"]).text,
+                  knowledge.for_question(bank.get(r["question_id"])), r["answer"],
+                  float(r["label"])) for r in read_jsonl(DATA / "grading_labelled.jsonl")]
+    ref_rows = [(r["question"], _reference_knowledge(r["reference_answer"]), r["answer"],
+                 float(r["label"]))
+                for r in read_jsonl(DATA / "grading_reference_only.jsonl")]
+    out: dict[str, Any] = {}
+    for name, rows in (("bank_points", bank_rows), ("reference_only", ref_rows)):
+        combined, rubric, labels = _pairs(rows, timer)
+        out[name] = figures(combined, labels) | {"rubric_only": figures(rubric, labels)}
+    return out
+
+
+def _public(timer: _Timer, limit: int | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    all_c, all_r, all_l = [], [], []
+    for name, fname in PUBLIC.items():
+        rows = read_jsonl(DATA / "public" / fname)
+        if limit is not None and len(rows) > limit:
+            step = len(rows) / limit
+            rows = [rows[int(i * step)] for i in range(limit)]
+        if not rows:
+            continue
+        combined, rubric, labels = _pairs(
+            [(r["question"], _reference_knowledge(r["reference_answer"]), r["answer"],
+              float(r["label"])) for r in rows], timer)
+        levels = 2 if name.startswith("semeval") else 5  # SemEval labels are correct/not
+        out[name] = figures(combined, labels, levels) | {
+            "rubric_only": figures(rubric, labels, levels)}
+        all_c += combined
+        all_r += rubric
+        all_l += labels
+    if all_l:
+        out["all"] = figures(all_c, all_l) | {"rubric_only": figures(all_r, all_l)}
+    return out
+
+
+def _off_topic(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
+    knowledge = KnowledgeAgent(bank)
+    rng = random.Random(2013)
+    questions = sorted(bank.questions.values(), key=lambda q: q.id)
+    result: dict[str, Any] = {}
+    for kind in ("other_topic", "same_topic"):
+        passed, rubric_passed, n = [], 0, 0
+        for q in questions:
+            pool = [o for o in questions if o.id != q.id
+                    and (o.topic != q.topic if kind == "other_topic" else o.topic == q.topic)]
+            if not pool:
+                continue
+            other = rng.choice(pool)
+            k = knowledge.for_question(q)
+            n += 1
+            if timer.grade(True, q.text, other.reference_answer, k) >= OFF_TOPIC_PASS:
+                passed.append(f"{q.id}<-{other.id}")
+            rubric_passed += timer.grade(False, q.text, other.reference_answer, k) >= OFF_TOPIC_PASS
+        result[kind] = {"n": n, "rate_ge_0_3": round(len(passed) / max(1, n), 3),
+                        "rubric_only_rate": round(rubric_passed / max(1, n), 3),
+                        "examples": passed[:5]}
+    return result
+
+
+async def _model_figures(provider: LanguageProvider, bank: QuestionBank, limit: int,
+                         ) -> dict[str, Any]:
+    """A configured model's own per-point judgement on the bank set (first ``limit``)."""
+    agent = EvaluateAgent(provider, use_semantic=False, model_deadline_s=120.0)
+    knowledge = KnowledgeAgent(bank)
+    model, labels, grader_scores, ms = [], [], [], []
+    grader = default_grader()
+    for r in read_jsonl(DATA / "grading_labelled.jsonl")[:limit]:
+        q = bank.get(r["question_id"])
+        k = knowledge.for_question(q)
+        started = time.perf_counter()
+        j = agent.judge(q.text, r["answer"], k)
+        score = await agent._model_score(q.text, r["answer"], j.points)
+        ms.append(1000 * (time.perf_counter() - started))
+        if score is None:
+            continue
+        model.append(score)
+        labels.append(float(r["label"]))
+        grader_scores.append(judge(r["answer"], k.points, k.misconceptions,
+                                   reference=k.reference_answer, grader=grader).score)
+    both = [(m + g) / 2 for m, g in zip(model, grader_scores, strict=True)]
+    return {"provider": provider.name, "answered": len(model),
+            "model": figures(model, labels), "grader": figures(grader_scores, labels),
+            "average_of_both": figures(both, labels),
+            "ms_p50": percentile(ms, 50), "ms_p95": percentile(ms, 95)}
+
+
+async def run(public_limit: int | None = None, model_limit: int = 0) -> dict[str, Any]:
+    bank = load_question_bank()
+    agent = EvaluateAgent(RubricProvider(), bank=bank)
+    timer = _Timer(agent)
+    parts = (["cross-encoder"] if agent.grader else []) + (["relevance gate"] if agent.gate
+                                                           else [])
+    result: dict[str, Any] = {"bench": "grading", "grader": " + ".join(["rubric", *parts])}
+    result |= _in_house(bank, timer)
+    result["public_unseen"] = _public(timer, public_limit)
+    result["off_topic"] = _off_topic(bank, timer)
+    p50, p95 = percentile(timer.ms, 50), percentile(timer.ms, 95)
+    result["ms_per_answer"] = {"p50": round(p50, 1) if p50 is not None else None,
+                               "p95": round(p95, 1) if p95 is not None else None,
+                               "n": len(timer.ms)}
+    result |= {"bank_questions": len(bank), "bank_topics": len(bank.topics)}
+    if model_limit:
+        from agents.providers.factory import make_provider
+        from server.settings import get_settings
+
+        s = get_settings()
+        provider = make_provider(s.llm_provider, openai_base_url=s.openai_base_url,
+                                 openai_api_key=s.openai_api_key, openai_model=s.openai_model,
+                                 local_model_path=s.local_model_path)
+        try:
+            if provider.has_model:
+                result["model_voter"] = await _model_figures(provider, bank, model_limit)
+        finally:
+            await provider.aclose()
+    return result
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="viva bench grading")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--public-limit", type=int, default=None,
+                        help="grade at most N answers of each public set (evenly spread)")
+    parser.add_argument("--model-limit", type=int, default=0,
+                        help="also measure the configured model's (VIVA_LLM_PROVIDER) "
+                             "per-point judgement on the first N bank answers")
     args = parser.parse_args(argv)
-    result = asyncio.run(run())
+    result = asyncio.run(run(args.public_limit, args.model_limit))
     if not args.json:
-        for key in ("bank_points", "reference_only"):
-            print(f"{key}: {result[key]}")
-        print(f"{result['ms_per_answer']} ms per answer; bank {result['bank_questions']} "
-              f"questions over {result['bank_topics']} topics")
+        for key in ("bank_points", "reference_only", "public_unseen", "off_topic",
+                    "ms_per_answer", "model_voter"):
+            if key in result:
+                print(f"{key}: {json.dumps(result[key])}")
     print(json.dumps(result))
     return 0

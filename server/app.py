@@ -6,6 +6,7 @@ import contextlib
 import importlib
 import importlib.util
 import logging
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -82,6 +83,9 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
         app.state.voice_loader = voice_loader
         if preload_voice or settings.voice_preload:
             voice_loader.start()
+        # The grader's models and bank index load in the background; an answer that comes
+        # first waits for them (a second or so), later ones never do.
+        threading.Thread(target=engine.evaluator.warm, name="grader-warm", daemon=True).start()
         try:
             yield
         finally:

