@@ -25,13 +25,15 @@ from agents.orchestrator import Action, Decision, Limits, Orchestrator, transiti
 from agents.question import Pick
 from agents.question_bank import QuestionBank, Topic
 from agents.resume import parse_resume
-from agents.state import InterviewState, Phase, PointScore, SessionConfig, Turn
+from agents.state import AmendPoint, InterviewState, Phase, PointScore, SessionConfig, Turn
 from agents.summary import Report, final_report, rolling_summary, should_roll
 from store.events import EventLog, now_ms
 from store.profiles import ProfileStore
 from store.session_state import SessionStateStore, VersionConflict
 
 CANONICAL_TOPICS = [t.value for t in Topic]
+# Events an evaluation produces; an amended answer supersedes them.
+SUPERSEDABLE = frozenset({"feedback", "question", "state", "coding_task"})
 ROLE_TOPICS = {
     "backend": ["databases", "networking", "concurrency", "system_design", "python",
                 "data_structures", "algorithms", "operating_systems"],
@@ -298,6 +300,7 @@ class InterviewEngine:
                                      "this question already has an answer; wait for the next")
             turn.answer = text if turn.answer is None else f"{turn.answer}\n{text}"
             turn.answered_t_ms = self._t(state)
+            state.amend_point = None  # a new answer: the previous one is final
             events = ([{"type": "transcript_final", "text": text, "turn_id": turn.turn_id}]
                       if emit_transcript else [])
             return StepResult(events=events)
@@ -324,6 +327,7 @@ class InterviewEngine:
         if turn.phase == Phase.coding:
             return await self._coding_talk(session_id, turn.turn_id)
         question = self.bank.get(turn.question_id)
+        after_seq = await self.events.last_seq(session_id)
         knowledge = self.knowledge.for_question(question, turn.followup_id)
         evaluation = await self.evaluator.evaluate(turn.text, turn.answer, knowledge)
         if evaluation.off_topic and evaluation.answer_about is None:
@@ -343,6 +347,8 @@ class InterviewEngine:
             cur = state.current_turn
             if cur is None or cur.turn_id != turn_id or cur.score is not None:
                 return None  # someone else finished this turn
+            state.amend_point = None
+            before = state.model_dump_json()
             cur.score = evaluation.score
             cur.dont_know = dont_know
             cur.points = [PointScore.model_validate(p) for p in evaluation.points]
@@ -362,6 +368,9 @@ class InterviewEngine:
             if decision.action == Action.coding and not coding_fetched:
                 raise _NeedCodingTask
             self._apply(state, decision, result, coding_task)
+            if state.phase != Phase.ended:
+                state.amend_point = AmendPoint(turn_id=turn_id, before=before,
+                                               after_seq=after_seq)
             profile_scores.clear()
             profile_scores.update({f"{cur.question_id}/{p.point_id}": p.coverage
                                    for p in cur.points})
@@ -376,6 +385,43 @@ class InterviewEngine:
         if result.events:
             await self.profiles.record(state.config.candidate_id, session_id, profile_scores)
         return result
+
+    async def amend_answer(self, session_id: str, turn_id: str, text: str) -> StepResult:
+        """The candidate went on after a false end of turn: take back the evaluation of their
+        answer on ``turn_id``, make ``text`` (the whole answer) its answer, and evaluate it
+        again, once, against the same question. The taken-back events stay in the stream;
+        an ``answer_amended`` event names them (``supersedes``), so playback and reports
+        show what happened."""
+        text = text.strip()
+        if not text:
+            raise InterviewError("empty_answer", "the answer is empty; say or type something")
+        state = await self.load(session_id)
+        point = state.amend_point
+        if point is None or point.turn_id != turn_id:
+            raise InterviewError("not_amendable", "that answer can no longer be changed; "
+                                                  "answer the current question instead")
+        recorded = await self.events.range(session_id, point.after_seq)
+        superseded = [e["seq"] for e in recorded if e.get("type") in SUPERSEDABLE]
+
+        def fn(state: InterviewState) -> StepResult | None:
+            current = state.amend_point
+            if current is None or current.turn_id != turn_id:
+                raise InterviewError("not_amendable", "that answer can no longer be changed")
+            restored = InterviewState.model_validate_json(current.before)
+            turn = next(t for t in restored.turns if t.turn_id == turn_id)
+            turn.answer = text
+            turn.answered_t_ms = self._t(restored)
+            turn.reviewer_flags.append("answer amended after a pause")
+            for name in InterviewState.model_fields:
+                setattr(state, name, getattr(restored, name))
+            state.amend_point = None
+            return StepResult(events=[{"type": "answer_amended", "turn_id": turn_id,
+                                       "text": text, "supersedes": superseded}])
+
+        amended = await self._step(session_id, fn)
+        evaluated = await self.evaluate_pending(session_id)
+        return StepResult(amended.events + evaluated.events, evaluated.spoken,
+                          evaluated.speak_turn_id)
 
     async def _coding_talk(self, session_id: str, turn_id: str) -> StepResult:
         """Talk during the coding round is recorded, not graded: the code is judged."""

@@ -76,6 +76,16 @@ class Turn(BaseModel):
     reviewer_flags: list[str] = []
 
 
+class AmendPoint(BaseModel):
+    """What is needed to take back the evaluation of the last answer when the candidate turns
+    out not to have finished it (a false end of turn): the state before that evaluation, and
+    the seq after which its events were recorded."""
+
+    turn_id: str
+    before: str  # InterviewState JSON (without its own amend point)
+    after_seq: int
+
+
 class InterviewState(BaseModel):
     session_id: str
     config: SessionConfig
@@ -98,6 +108,7 @@ class InterviewState(BaseModel):
     coding_attempts: list[dict[str, object]] = []  # {submission_id, kind, verdict, passed, total}
     origin_ms: int = 0  # wall-clock ms of the session's first event: t_ms = now - origin
     ended_reason: str | None = None
+    amend_point: AmendPoint | None = None  # the last evaluation, while it may be amended
 
     @property
     def current_turn(self) -> Turn | None:

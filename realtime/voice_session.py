@@ -213,7 +213,8 @@ class VoiceSession:
         task.add_done_callback(self._verdicts.discard)
 
     def _maybe_continue(self, started: SpeechStarted) -> SpeechStarted:
-        if self._on_amend is None or self._last_end is None:
+        if self._on_amend is None or self._last_end is None or self._phase == "coding":
+            # While coding, talk is recorded, not graded: nothing to take back.
             return started
         previous, ended_at = self._last_end
         if started.at - ended_at > self.amend_window_s:
@@ -253,6 +254,7 @@ class VoiceSession:
             final.marks.end_of_turn = self._why.pop(final.turn, None)
             for old in [t for t in self._answers if t < final.turn - 8]:
                 del self._answers[old]
+            self._held = {t for t in self._held if t >= final.turn - 8}
             previous = self._continues.pop(final.turn, None)
             answer = self._answers.get(previous) if previous is not None else None
             if answer is not None:
