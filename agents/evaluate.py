@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from dataclasses import dataclass, field
 
 from agents.grading import (
@@ -47,6 +48,9 @@ SEMANTIC_COVERED = 0.5
 KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
 DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
 OFF_TOPIC = "off-topic"
+DONT_KNOW_REASON, SHORT_REASON = "candidate said they do not know", "very short answer"
+_HEDGE = re.compile(r"\b(not sure|(?:do\s*n[o']?t|dont) know|no idea|not certain|"
+                    r"(?:can'?t|cannot) remember)\b", re.IGNORECASE)
 OFF_TOPIC_CAP = 0.1
 GATE_RUBRIC_BELOW = 0.5  # an answer that shows half the points by their phrases is on topic
 
@@ -93,7 +97,11 @@ def judge(answer: str, points: list[AssessmentPoint],
     """Grade ``answer`` against ``points`` (and the reference answer, when there is one).
     ``relevance`` is the gate's verdict on whether the answer is about this question;
     ``authored`` says the points are the bank's (not cut from a reference answer)."""
-    g = grade(answer, points, misconceptions)
+    # What the candidate says they are unsure of ("I'm not sure what happens when two keys
+    # collide") is not evidence: neither the rubric nor the model sees those clauses.
+    sure = [c for c in clauses(answer) if not _HEDGE.search(c)]
+    graded = " ".join(sure) if sure else answer
+    g = grade(graded, points, misconceptions)
     point_dicts: list[dict[str, object]] = []
     for p in g.points:
         point_dicts.append({
@@ -103,12 +111,15 @@ def judge(answer: str, points: list[AssessmentPoint],
     result = Judgement(g.score, point_dicts, g.misconceptions, g.reason, rubric_score=g.score)
     if g.reason == "empty answer":
         return result
-    gated = relevance is not None and relevance.off_topic and g.score < GATE_RUBRIC_BELOW
+    # "I don't know" and one-word answers are what they are, not answers to another question.
+    gated = (relevance is not None and relevance.off_topic and g.score < GATE_RUBRIC_BELOW
+             and g.reason not in (DONT_KNOW_REASON, SHORT_REASON))
     if grader is None:
         if gated:
             _gate(result, OFF_TOPIC_CAP)
         return result
-    ev = grader.evidence(answer, reference, [p.text for p in g.points], authored=authored)
+    ev = grader.evidence(graded, reference, [p.text for p in g.points],
+                         authored=authored)
     if g.misconceptions:
         # The model reads meaning, not the authored wrong claims: cut what it credits.
         cut = [s * (MISCONCEPTION_POINT_FACTOR if pr.misconceptions else 1.0)
@@ -125,7 +136,7 @@ def judge(answer: str, points: list[AssessmentPoint],
         result.score = score
         _gate(result, grader.calibration(authored).off_topic_cap)
         return result
-    many_clauses = clauses(answer)
+    many_clauses = sure
     for d, s, pr in zip(point_dicts, ev.points, g.points, strict=True):
         d["semantic"] = round(s, 3)
         d["coverage"] = round(max(pr.coverage, s), 3)
@@ -137,9 +148,9 @@ def judge(answer: str, points: list[AssessmentPoint],
             else:
                 sims = grader.encoder.score([(pr.text, c) for c in many_clauses[:8]])
                 d["evidence"] = [many_clauses[int(sims.argmax())]]
-    if g.reason == "candidate said they do not know":
+    if g.reason == DONT_KNOW_REASON:
         score = min(score, DONT_KNOW_CAP)
-    elif g.reason == "very short answer":
+    elif g.reason == SHORT_REASON:
         score = min(score, SHORT_CAP)
     elif _is_keyword_list(answer):
         score, result.reason = min(score, KEYWORD_LIST_CAP), "a list of terms, not explained"

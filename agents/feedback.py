@@ -41,9 +41,14 @@ def feedback_kind(score: float) -> FeedbackKind:
     return "comment"
 
 
-def _lower_first(text: str) -> str:
+def inline_sentence(text: str) -> str:
+    """A point's sentence, to go inside another sentence ("that shows a hash function ...");
+    an acronym or a code name at the start keeps its case."""
     text = text.strip().rstrip(".")
-    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) < 2 else text
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and (first.isupper() or not first[1:].islower()):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _cov(p: dict[str, object]) -> float:
@@ -64,10 +69,13 @@ def _said(evaluation: Evaluation, kind: FeedbackKind) -> str:
                      key=lambda p: -float(str(p["weight"])))
     parts: list[str] = []
     if evaluation.misconceptions:
-        parts.append(f"You said that {_lower_first(evaluation.misconceptions[0])}, "
+        parts.append(f"You said that {inline_sentence(evaluation.misconceptions[0])}, "
                      "which is not right.")
+    by_quote: dict[str, list[str]] = {}
     for p in covered[:2]:
-        parts.append(f"You said “{_quote(p)}”: that shows {_lower_first(str(p['text']))}.")
+        by_quote.setdefault(str(_quote(p)), []).append(inline_sentence(str(p["text"])))
+    for quote, shows in by_quote.items():
+        parts.append(f"You said “{quote}”: that shows {' and that '.join(shows)}.")
     n_missing = sum(_cov(p) < 0.5 for p in points)
     if kind != "comment" and n_missing and len(points) > 1:
         shown = len(points) - n_missing

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from agents.feedback import inline_sentence
 from agents.grading import clauses
 from agents.state import InterviewState, Phase, Turn
 
@@ -43,9 +44,7 @@ def clock(t_ms: int | None) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-def _sentence_case(text: str) -> str:
-    text = text.strip().rstrip(".")
-    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) < 2 else text
+_sentence_case = inline_sentence
 
 
 def should_roll(state: InterviewState) -> bool:

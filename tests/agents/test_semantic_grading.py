@@ -239,3 +239,29 @@ def test_model_feedback_with_a_new_fact_is_not_grounded() -> None:
                     q, answer)
     assert not grounded("An index is a cache kept in GPU memory that a cron job rebuilds "
                         "every night from the replicas.", q, answer)
+
+
+def test_what_the_candidate_is_unsure_of_earns_no_credit() -> None:
+    sure = "You run the key through a hash function to get an index into an array."
+    hedged = sure + " I'm not sure what happens when two keys land on the same index."
+    claimed = sure + " When two keys land on the same index they are chained in a list."
+    j = judged("ds-hash-table", hedged)
+    quotes = [str(e) for p in j.points for e in p["evidence"]]  # type: ignore[attr-defined]
+    assert quotes and not any("not sure" in q for q in quotes)
+    assert j.score < score("ds-hash-table", claimed)
+
+
+def test_i_dont_know_is_not_called_off_topic() -> None:
+    for q in TECHNICAL[:20]:
+        j = judged(q.id, "I don't know.")
+        assert not j.off_topic and j.reason == "candidate said they do not know", q.id
+
+
+def test_one_quote_showing_two_points_is_said_once() -> None:
+    q = BANK.get("py-mutable-default")
+    answer = ("The default list is evaluated once when the function is defined, so later calls "
+              "keep appending to the same list.")
+    j = judged(q.id, answer)
+    ev = Evaluation(score=j.score, has_standard_answer=True, points=j.points, reason=j.reason)
+    text = bank_feedback(q, ev).text
+    assert text.count(answer.rstrip(".")) == 1, text
