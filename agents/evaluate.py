@@ -43,7 +43,7 @@ _SYSTEM = (
     "(empty if none). Do not invent quotes. Reply with JSON only."
 )
 DISAGREEMENT = 0.4
-MODEL_DEADLINE_S = 1.5  # the live turn never waits longer than this for a model's judgement
+MODEL_DEADLINE_S = 0.8  # the live turn never waits longer than this for a model's judgement
 SEMANTIC_COVERED = 0.5
 KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
 DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
