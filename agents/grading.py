@@ -15,8 +15,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from agents.question_bank import AssessmentPoint, Concept, Misconception
+from agents.text_normalization import normalize_text
 
 _SPOKEN_COMPLEXITY = [
     (r"\bbig[\s-]*o\s+(?:of\s+)?", "o("),
@@ -75,10 +77,17 @@ def stem(word: str) -> str:
     return word
 
 
-def tokens(text: str) -> list[str]:
-    text = text.lower().replace("'", "").replace("’", "")
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    # The same normalisation as the speech bench (numbers, "Mr.", fillers, complexity), so a
+    # spoken "fifteenth" meets an authored "15th" and "um" is never a word of the answer.
+    text = normalize_text(text).replace("'", "").replace("’", "")
     text = _normalise_complexity(text)
-    return _WORD.findall(text)
+    return tuple(_WORD.findall(text))
+
+
+def tokens(text: str) -> list[str]:
+    return list(_tokens(text))
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,10 @@ class TurnTakingSettings:
     # audio sounds finished; tuned on tests/data/real_speech (see README, turn-taking).
     complete_p: float = 0.9
     unsure_p: float = 0.2  # below this the audio clearly sounds unfinished: no text needed
+    # A turn this young is rarely a whole interview answer, and the first thinking pause
+    # comes early ("That was a bonus, … but"): it must sound very finished to end.
+    short_turn_s: float = 2.0
+    short_turn_p: float = 0.98
 
     def think_limit_ms(self, phase: TurnPhase, hard_question: bool) -> int:
         base = self.coding_think_ms if phase == "coding" else self.think_ms
@@ -72,8 +76,12 @@ def decide(signals: EndOfTurnSignals, settings: TurnTakingSettings) -> EndOfTurn
             return EndOfTurnVerdict(max(complete, settings.unsure_ms), True,
                                     "closed sentence (no audio model)")
         return EndOfTurnVerdict(think, False, "no audio model, sentence not closed")
-    if p >= settings.complete_p:
+    needed = settings.short_turn_p if signals.turn_s < settings.short_turn_s \
+        else settings.complete_p
+    if p >= needed:
         return EndOfTurnVerdict(complete, True, f"sounds finished (p={p:.2f})")
+    if p >= settings.complete_p:
+        return EndOfTurnVerdict(think, False, f"a short turn, not sure enough (p={p:.2f})")
     # Measured on real speech with thinking pauses: mid-sentence pauses at a phrase border
     # often score 0.5–0.9 and 1–2.5 s pauses are common, so an unsure middle window would
     # still cut people off. Unsure means: let them think.

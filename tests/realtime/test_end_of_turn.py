@@ -94,3 +94,13 @@ def test_local_agreement_prefix() -> None:
     assert agreed_prefix("A stack is last in", "A stack is last-in, first out") == "A stack is"
     assert agreed_prefix("", "anything") == ""
     assert agreed_prefix("The heap, is", "the heap is a tree") == "the heap is"
+
+
+def test_a_young_turn_must_sound_very_finished() -> None:
+    cue = transcript_cue("That was a bonus.")
+    early = decide(EndOfTurnSignals(0.93, cue, "conversation", False, 1.4), S)
+    assert not early.finished and early.end_after_ms == S.think_ms
+    sure = decide(EndOfTurnSignals(0.99, cue, "conversation", False, 1.4), S)
+    assert sure.finished and sure.end_after_ms == S.complete_ms
+    later = decide(EndOfTurnSignals(0.93, cue, "conversation", False, 3.0), S)
+    assert later.finished
