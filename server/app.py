@@ -19,8 +19,11 @@ from agents.orchestrator import Limits
 from agents.providers.factory import make_provider
 from agents.question_bank import load_question_bank
 from server.errors import install_error_handlers
+from server.metrics import Metrics
 from server.settings import Settings, get_settings
 from server.voice_loader import VoiceLoader
+from store.event_fanout import EventFanout
+from store.redis_pool import reader_client, request_client
 
 log = logging.getLogger("viva")
 
@@ -55,8 +58,14 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True,
-                                        health_check_interval=10)
+        # Requests share a pool that waits for a free connection; the one blocking reader
+        # of every session stream has its own connection (see store/redis_pool.py).
+        redis = request_client(settings.redis_url, size=settings.redis_pool_size,
+                               timeout=settings.redis_pool_timeout_s)
+        fanout = EventFanout(reader_client(settings.redis_url),
+                             redis, block_ms=settings.fanout_block_ms,
+                             max_events=settings.fanout_buffer_events)
+        await fanout.start()
         bank = load_question_bank(settings.bank_dir)
         provider = make_provider(settings.llm_provider,
                                  openai_base_url=settings.openai_base_url,
@@ -76,6 +85,7 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
             for text in (q.text, *(f.text for f in q.followups))])
         app.state.settings = settings
         app.state.redis = redis
+        app.state.fanout = fanout
         app.state.bank = bank
         app.state.provider = provider
         app.state.engine = engine
@@ -93,17 +103,21 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
             if judge is not None:
                 await judge.aclose()
             await provider.aclose()
+            await fanout.aclose()
             await redis.aclose()
 
     app = FastAPI(title="Viva", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.state.metrics = Metrics()
     install_error_handlers(app)
 
+    from server.metrics import router as metrics_router
     from server.routes import sessions
     from server.ws import router as ws_router
 
     app.include_router(sessions.router)
     app.include_router(ws_router)
+    app.include_router(metrics_router)
     for name in ("judge_routes", "pages"):
         # Routers of optional parts: included when the module exists; its errors surface.
         if importlib.util.find_spec(f"server.routes.{name}") is not None:

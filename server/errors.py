@@ -59,15 +59,25 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "details": details}}
 
 
+def _count(request: Request, code: str) -> None:
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.errors.inc(code=code, where="http")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     import redis.exceptions
 
+    from store.redis_pool import describe_redis_error
+
     @app.exception_handler(VivaError)
-    async def _viva(_: Request, exc: VivaError) -> JSONResponse:
+    async def _viva(request: Request, exc: VivaError) -> JSONResponse:
+        _count(request, exc.code)
         return JSONResponse(error_body(exc.code, exc.message, exc.details), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        _count(request, "invalid_input")
         details = [
             {"loc": list(e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")}
             for e in exc.errors()
@@ -78,15 +88,18 @@ def install_error_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(
             exc.status_code, "http_error")
+        _count(request, code)
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
 
-    @app.exception_handler(redis.exceptions.ConnectionError)
-    async def _redis_down(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse(
-            error_body("dependency_down", "Redis is unreachable; check REDIS_URL and retry.",
-                       str(exc)),
-            status_code=503,
-        )
+    async def _redis(request: Request, exc: Exception) -> JSONResponse:
+        # Pool exhausted (this process is overloaded) and Redis down are different causes.
+        code, message = describe_redis_error(exc)
+        _count(request, code)
+        return JSONResponse(error_body(code, message, str(exc)), status_code=503,
+                            headers={"Retry-After": "1" if code == "server_busy" else "5"})
+
+    app.add_exception_handler(redis.exceptions.ConnectionError, _redis)
+    app.add_exception_handler(redis.exceptions.TimeoutError, _redis)

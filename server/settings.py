@@ -28,6 +28,13 @@ class Settings(BaseSettings):
     data_dir: Path = ROOT / "var"
     bank_dir: Path = ROOT / "bank"
     web_dist: Path = ROOT / "web" / "dist"
+    # Redis connections. Requests share a pool of `redis_pool_size` that waits up to
+    # `redis_pool_timeout_s` for a free connection (then: 503 server_busy, not "Redis down").
+    # Websockets hold none: one reader per process follows every live session's stream.
+    redis_pool_size: int = 64
+    redis_pool_timeout_s: float = 10.0
+    fanout_block_ms: int = 5000
+    fanout_buffer_events: int = 256  # per websocket; a slower client re-reads the stream
     # Reviewer bearer token. Generated per process in development; required in production.
     reviewer_token: str = Field(default_factory=lambda: secrets.token_urlsafe(24))
 

@@ -1,8 +1,9 @@
 """The websocket endpoint: one connection = a receiver, a tailer and a reactor task.
 
 - The receiver parses and routes client messages (the only place JSON is read).
-- The tailer follows the session's Redis event stream, so events written by any process
-  (a judge worker, another app process) reach the client in seq order.
+- The tailer follows the session's Redis event stream through the process's one event
+  reader (``store.event_fanout``), so events written by any process (a judge worker, another
+  app process) reach the client in seq order without holding a Redis connection per socket.
 - The reactor turns some events into interview steps (a finished submission → the
   interviewer talks about it), one at a time.
 Events this process produces are committed to the stream first and then flushed, so the
@@ -15,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 import redis.exceptions
@@ -27,6 +29,7 @@ from agents.state import Phase
 from judge.errors import JudgeError
 from server.deps import check_session_token
 from server.errors import VivaError
+from server.metrics import Metrics
 from server.settings import Settings
 from server.ws_messages import (
     KNOWN_TYPES,
@@ -40,22 +43,27 @@ from server.ws_messages import (
     Submit,
     client_message,
 )
+from store.event_fanout import EventFanout, FanoutClosed, Lagged
 from store.events import EventLog
+from store.redis_pool import describe_redis_error
 
 log = logging.getLogger("viva.ws")
 router = APIRouter()
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+CLOSE_TRY_LATER = 1013
 
 
 class Connection:
     """Implements ``realtime.ports.Outbox`` for one client."""
 
-    def __init__(self, ws: WebSocket, session_id: str, events: EventLog):
+    def __init__(self, ws: WebSocket, session_id: str, events: EventLog,
+                 metrics: Metrics | None = None):
         self.ws = ws
         self.session_id = session_id
         self.events = events
+        self.metrics = metrics
         self.last_sent = 0
         self.lock = asyncio.Lock()
         self.closed = False
@@ -79,6 +87,23 @@ class Connection:
                 self.last_sent = event["seq"]
             return batch
 
+    async def deliver(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Send events the fanout handed over (seq order); what is already sent is skipped,
+        and a gap is filled from the stream, so each event goes out exactly once."""
+        sent: list[dict[str, Any]] = []
+        async with self.lock:
+            for event in events:
+                if event["seq"] <= self.last_sent:
+                    continue
+                if event["seq"] != self.last_sent + 1:
+                    break
+                await self._send_json(event)
+                self.last_sent = event["seq"]
+                sent.append(event)
+            else:
+                return sent
+        return sent + await self.flush_until(events[-1]["seq"])
+
     async def send_event(self, event: dict[str, Any]) -> dict[str, Any]:
         recorded = await self.events.append(self.session_id, event)
         await self.flush_until(recorded["seq"])
@@ -94,13 +119,18 @@ class Connection:
                 self.closed = True
 
     async def error(self, code: str, message: str) -> None:
+        if self.metrics is not None:
+            self.metrics.errors.inc(code=code, where="ws")
         try:
             await self.send_event({"type": "error", "code": code, "message": message})
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
-            await self.send_unrecorded_error(code, message)
+            await self.send_unrecorded_error(code, message, count=False)
 
-    async def send_unrecorded_error(self, code: str, message: str) -> None:
+    async def send_unrecorded_error(self, code: str, message: str, *,
+                                    count: bool = True) -> None:
         """An error that cannot be recorded (Redis is down): seq 0 marks it unrecorded."""
+        if count and self.metrics is not None:
+            self.metrics.errors.inc(code=code, where="ws")
         async with self.lock:
             await self._send_json({"type": "error", "seq": 0, "code": code,
                                    "message": message})
@@ -116,7 +146,8 @@ class SessionLink:
         self.settings = settings
         self.engine = engine
         self.app_state = app_state
-        self.conn = Connection(ws, session_id, engine.events)
+        self.metrics: Metrics | None = getattr(app_state, "metrics", None)
+        self.conn = Connection(ws, session_id, engine.events, self.metrics)
         self.reactions: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.voice: Any = None  # realtime.voice_session.VoiceSession when in voice mode
         self.tasks: list[asyncio.Task[None]] = []
@@ -135,20 +166,39 @@ class SessionLink:
             await self._update_voice_context()
             await self.voice.speak(result.spoken, result.speak_turn_id or "")
 
-    def _react(self, events: list[dict[str, Any]]) -> None:
+    def _react(self, events: list[dict[str, Any]], *, replay: bool = False) -> None:
         for e in events:
             if e.get("type") == "judge_result":
                 self.reactions.put_nowait(e)
+            elif e.get("type") == "transcript_final" and not replay and self.metrics:
+                self.metrics.turns.inc()
 
     async def tail(self) -> None:
+        """Follow the session through the process's event reader (no connection of its own)."""
         await self.following.wait()
+        fanout: EventFanout = self.app_state.fanout
+        try:
+            subscription = fanout.subscribe(self.session_id, self.conn.last_sent)
+        except FanoutClosed:
+            return
+        with subscription:
+            while not self.conn.closed:
+                try:
+                    item = await subscription.get()
+                except FanoutClosed:
+                    return
+                await self._forward(item)
+
+    async def _forward(self, item: list[dict[str, Any]] | Lagged) -> None:
+        """Send what the reader handed over; a catch-up read waits out a Redis outage."""
         while not self.conn.closed:
             try:
-                batch = await self.engine.events.wait_after(
-                    self.session_id, self.conn.last_sent, block_ms=5000)
-                if batch:
-                    sent = await self.conn.flush_until(batch[-1]["seq"])
-                    self._react(sent)
+                if isinstance(item, Lagged):
+                    sent = await self.conn.flush_until(item.until_seq)
+                else:
+                    sent = await self.conn.deliver(item)
+                self._react(sent)
+                return
             except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
                 await asyncio.sleep(1.0)  # Redis is down: keep the socket, retry
 
@@ -159,10 +209,10 @@ class SessionLink:
                 async with self.step_lock:
                     result = await self.engine.on_judge_result(self.session_id, event)
                 await self.publish(result)
-            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+                code, message = describe_redis_error(exc)
                 await self.conn.send_unrecorded_error(
-                    "dependency_down", "Redis is unreachable; the result will be discussed "
-                                       "when it is back")
+                    code, f"{message} The result will be discussed when it is back.")
 
     async def _update_voice_context(self) -> None:
         if self.voice is None:
@@ -230,11 +280,11 @@ class SessionLink:
             return
         try:
             await self.dispatch(msg)
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
             # Nothing was committed, so nothing is lost; the client may retry the message.
+            code, message = describe_redis_error(exc)
             await self.conn.send_unrecorded_error(
-                "dependency_down", "Redis is unreachable, so this message was not accepted; "
-                                   "retry it in a moment")
+                code, f"This message was not accepted: {message}")
         except InterviewError as exc:
             await self.conn.error(exc.code, exc.message)
         except VivaError as exc:
@@ -242,11 +292,14 @@ class SessionLink:
 
     async def dispatch(self, msg: Any) -> None:
         if isinstance(msg, Start):
+            t0 = time.perf_counter()
             self.following.set()
             async with self.step_lock:
                 result = await self.engine.recover(self.session_id)
                 started = await self.engine.start(self.session_id)
             await self.conn.flush_until()
+            if self.metrics is not None and started.events:
+                self.metrics.start_latency.observe(time.perf_counter() - t0)
             state = await self.engine.load(self.session_id)
             if state.config.mode == "voice":
                 await self._ensure_voice()
@@ -262,15 +315,18 @@ class SessionLink:
             async with self.step_lock:
                 result = await self.engine.recover(self.session_id)
             sent = await self.conn.flush_until()
-            self._react(sent)
+            self._react(sent, replay=True)
             await self.publish(result)
         elif isinstance(msg, Answer):
             if len(msg.text) > self.settings.max_answer_chars:
                 raise InterviewError("too_large", "answers are limited to "
                                                   f"{self.settings.max_answer_chars} characters")
+            t0 = time.perf_counter()
             async with self.step_lock:
                 result = await self.engine.answer(self.session_id, msg.text)
             await self.publish(result)
+            if self.metrics is not None:
+                self.metrics.answer_latency.observe(time.perf_counter() - t0)
         elif isinstance(msg, End):
             async with self.step_lock:
                 result = await self.engine.end(self.session_id)
@@ -381,8 +437,20 @@ async def session_socket(ws: WebSocket, session_id: str) -> None:
                                        "message": exc.message}))
         await ws.close(code=CLOSE_POLICY)
         return
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+        code, message = describe_redis_error(exc)
+        await ws.send_text(json.dumps({"type": "error", "seq": 0, "code": code,
+                                       "message": message}))
+        await ws.close(code=CLOSE_TRY_LATER)
+        return
     link = SessionLink(ws, session_id, settings, app_state.engine, app_state)
+    metrics: Metrics | None = getattr(app_state, "metrics", None)
+    if metrics is not None:
+        metrics.websockets.inc()
     try:
         await link.run()
     except WebSocketDisconnect:
         return
+    finally:
+        if metrics is not None:
+            metrics.websockets.dec()

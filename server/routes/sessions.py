@@ -32,6 +32,7 @@ async def create_session(body: SessionCreate, request: Request, engine: EngineDe
     token = secrets.token_urlsafe(24)
     await redis.hset(keys.session_meta(state.session_id),
                      mapping={"token": token, "candidate_id": body.candidate_id})
+    request.app.state.metrics.sessions_created.inc()
     scheme = "wss" if request.url.scheme == "https" else "ws"
     ws_url = f"{scheme}://{request.url.netloc}/ws/sessions/{state.session_id}?token={token}"
     return SessionCreated(session_id=state.session_id, token=token, ws_url=ws_url)
