@@ -1,92 +1,322 @@
-"""``viva bench load``: many concurrent text interviews against a real server and Redis.
+"""``viva bench load``: many concurrent sessions against a real server process and Redis.
 
-Each simulated candidate creates a session, starts it and answers every question with a
-plausible answer as soon as it arrives. Reported: answer → feedback latency percentiles
-(the interviewer's thinking time, server-side agents + Redis commits + websocket), session
-creation latency, and answers per second across all sessions.
+Two modes:
+
+- text (default): K simulated candidates at once (``--sessions``, default 200). Each creates
+  a session, starts it and answers every question as soon as it arrives. Reported: start →
+  first question and answer → feedback latency percentiles, session creation latency,
+  answers per second, and every error (HTTP status, websocket ``error`` event, exception).
+- idle (``--idle N``): N sessions whose websockets open, start, get their first question and
+  then sit for ``--hold`` seconds. Then one event per session is written straight into its
+  Redis stream, as a judge worker or another app process would, and each socket must receive
+  it exactly once (this is the path through the process's single event reader).
+
+Both report the server's peak RSS and open websockets (from its ``/metrics``) and the peak
+number of Redis client connections (``INFO clients``), sampled while the load runs.
+With ``--url`` the bench drives an already running server (its Redis from ``REDIS_URL``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import contextlib
 import json
+import os
 import statistics
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+import redis.asyncio as aioredis
+from websockets.asyncio.client import ClientConnection, connect
 
 from bench.local_stack import app_server, private_redis
 from bench.stats import percentile
 
 ANSWER = ("I would use a hash map for constant time lookups, and think about collisions, "
           "memory, and the worst case when many keys land in the same bucket.")
+RATINGS = {"algorithms": 3, "engineering": 3, "projects": 3}
+RECV_TIMEOUT_S = 60.0
 
 
 def pct(values: list[float], p: float) -> float | None:
     value = percentile(values, p)
-    return None if value is None else round(value, 2)
+    return None if value is None else round(value, 1)
 
 
-async def one_session(base: str, n: int, questions: int, out: dict[str, list[float]]) -> int:
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        t0 = time.perf_counter()
-        r = await http.post("/api/sessions", json={
-            "candidate_id": f"load-{n}", "role": "backend", "mode": "text",
-            "self_ratings": {"algorithms": 3, "engineering": 3, "projects": 3},
-            "max_questions": questions})
-        r.raise_for_status()
-        out["create_ms"].append(1000 * (time.perf_counter() - t0))
-        s = r.json()
+def summary(values: list[float]) -> dict[str, float | None]:
+    return {"p50": pct(values, 50), "p95": pct(values, 95), "p99": pct(values, 99),
+            "max": round(max(values), 1) if values else None,
+            "mean": round(statistics.fmean(values), 1) if values else None}
+
+
+@dataclass
+class Figures:
+    create_ms: list[float] = field(default_factory=list)
+    first_question_ms: list[float] = field(default_factory=list)
+    answer_to_feedback_ms: list[float] = field(default_factory=list)
+    errors: collections.Counter[str] = field(default_factory=collections.Counter)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] += 1
+
+
+class Sampler:
+    """Peaks of the server's RSS and websockets (/metrics) and Redis's client count."""
+
+    def __init__(self, base: str, redis_url: str):
+        self.base, self.redis_url = base, redis_url
+        self.rss_mb: list[float] = []
+        self.redis_clients: list[int] = []
+        self.ws_open: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def sample(self, http: httpx.AsyncClient, redis: aioredis.Redis) -> None:
+        with contextlib.suppress(Exception):
+            info = await redis.info("clients")
+            self.redis_clients.append(int(info["connected_clients"]))
+        with contextlib.suppress(Exception):
+            text = (await http.get(self.base + "/metrics", timeout=10)).text
+            figures = parse_metrics(text)
+            self.rss_mb.append(figures.get("process_resident_memory_bytes", 0) / 2**20)
+            self.ws_open.append(figures.get("viva_websockets_open", 0))
+
+    async def _run(self) -> None:
+        redis = aioredis.Redis.from_url(self.redis_url, decode_responses=True)
+        async with httpx.AsyncClient() as http:
+            try:
+                while True:
+                    await self.sample(http, redis)
+                    await asyncio.sleep(0.5)
+            finally:
+                await redis.aclose()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def report(self) -> dict[str, Any]:
+        return {"server_rss_mb": {"first": round(self.rss_mb[0], 1) if self.rss_mb else None,
+                                  "peak": round(max(self.rss_mb), 1) if self.rss_mb else None},
+                "redis_clients": {"first": self.redis_clients[0] if self.redis_clients
+                                  else None,
+                                  "peak": max(self.redis_clients, default=None)},
+                "server_ws_open_peak": int(max(self.ws_open)) if self.ws_open else None}
+
+
+def parse_metrics(text: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#") and "{" not in line:
+            name, _, value = line.partition(" ")
+            with contextlib.suppress(ValueError):
+                out[name] = float(value)
+    return out
+
+
+async def create(http: httpx.AsyncClient, n: int, questions: int, fig: Figures
+                 ) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    r = await http.post("/api/sessions", json={
+        "candidate_id": f"load-{n}", "role": "backend", "mode": "text",
+        "self_ratings": RATINGS, "max_questions": questions})
+    if r.status_code != 201:
+        code = r.json().get("error", {}).get("code", "?") if r.content else "?"
+        raise BenchError(f"create {r.status_code} {code}")
+    fig.create_ms.append(1000 * (time.perf_counter() - t0))
+    out: dict[str, Any] = r.json()
+    return out
+
+
+class BenchError(Exception):
+    pass
+
+
+def ws_url(base: str, session: dict[str, Any]) -> str:
+    return base.replace("http", "ws", 1) + (
+        f"/ws/sessions/{session['session_id']}?token={session['token']}")
+
+
+async def recv(ws: ClientConnection) -> dict[str, Any]:
+    event: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT_S))
+    return event
+
+
+async def interview(base: str, n: int, questions: int, fig: Figures) -> int:
+    """One candidate from session creation to session_end; returns answers given."""
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        session = await create(http, n, questions, fig)
     answered = 0
-    ws_url = base.replace("http", "ws") + f"/ws/sessions/{s['session_id']}?token={s['token']}"
-    async with connect(ws_url, max_size=2**22) as ws:
+    async with connect(ws_url(base, session), max_size=2**22, open_timeout=60) as ws:
+        started = time.perf_counter()
         await ws.send(json.dumps({"type": "start"}))
         sent_at: float | None = None
         while True:
-            event: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 60))
-            if event["type"] == "feedback" and sent_at is not None and not event.get("final"):
-                out["answer_to_feedback_ms"].append(1000 * (time.perf_counter() - sent_at))
+            event = await recv(ws)
+            kind = event["type"]
+            if kind == "error":
+                fig.error(f"ws {event.get('code')}")
+            elif kind == "feedback" and sent_at is not None and not event.get("final"):
+                fig.answer_to_feedback_ms.append(1000 * (time.perf_counter() - sent_at))
                 sent_at = None
-            elif event["type"] == "question":
+            elif kind == "question":
+                if not answered:
+                    fig.first_question_ms.append(1000 * (time.perf_counter() - started))
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "answer", "text": ANSWER}))
                 answered += 1
-            elif event["type"] == "session_end":
+            elif kind == "session_end":
                 return answered
 
 
-async def run(base: str, sessions: int, questions: int) -> dict[str, Any]:
-    out: dict[str, list[float]] = {"create_ms": [], "answer_to_feedback_ms": []}
+async def guarded(coro: Any, fig: Figures) -> Any:
+    try:
+        return await coro
+    except BenchError as exc:
+        fig.error(str(exc))
+    except Exception as exc:
+        fig.error(type(exc).__name__)
+    return None
+
+
+async def run_text(base: str, redis_url: str, sessions: int, questions: int
+                   ) -> dict[str, Any]:
+    fig = Figures()
+    sampler = Sampler(base, redis_url)
+    sampler.start()
     t0 = time.perf_counter()
-    answered = await asyncio.gather(*(one_session(base, i, questions, out)
+    answered = await asyncio.gather(*(guarded(interview(base, i, questions, fig), fig)
                                       for i in range(sessions)))
     wall = time.perf_counter() - t0
-    lat = out["answer_to_feedback_ms"]
+    await sampler.stop()
+    done = [a for a in answered if a is not None]
     return {
-        "bench": "load", "sessions": sessions, "answers": sum(answered),
-        "wall_s": round(wall, 2), "answers_per_s": round(sum(answered) / wall, 1),
-        "answer_to_feedback_ms": {"p50": pct(lat, 50), "p95": pct(lat, 95),
-                                  "p99": pct(lat, 99),
-                                  "mean": round(statistics.fmean(lat), 2) if lat else None},
-        "create_session_ms": {"p50": pct(out["create_ms"], 50),
-                              "p95": pct(out["create_ms"], 95)},
+        "bench": "load", "mode": "text", "sessions": sessions, "completed": len(done),
+        "errors": sum(fig.errors.values()), "error_kinds": dict(fig.errors),
+        "answers": sum(done), "wall_s": round(wall, 2),
+        "answers_per_s": round(sum(done) / wall, 1),
+        "first_question_ms": summary(fig.first_question_ms),
+        "answer_to_feedback_ms": summary(fig.answer_to_feedback_ms),
+        "create_session_ms": summary(fig.create_ms),
+        **sampler.report(),
     }
+
+
+async def open_idle(base: str, session: dict[str, Any], fig: Figures,
+                    stack: contextlib.AsyncExitStack) -> ClientConnection:
+    ws = await stack.enter_async_context(connect(ws_url(base, session), max_size=2**22,
+                                                 open_timeout=120))
+    started = time.perf_counter()
+    await ws.send(json.dumps({"type": "start"}))
+    while True:
+        event = await recv(ws)
+        if event["type"] == "error":
+            raise BenchError(f"ws {event.get('code')}")
+        if event["type"] == "question":
+            fig.first_question_ms.append(1000 * (time.perf_counter() - started))
+            return ws
+
+
+async def bounded(limit: int, coros: list[Any]) -> list[Any]:
+    gate = asyncio.Semaphore(limit)
+
+    async def one(coro: Any) -> Any:
+        async with gate:
+            return await coro
+    return await asyncio.gather(*(one(c) for c in coros))
+
+
+async def wait_for_ping(ws: ClientConnection, marker: str, written_at: dict[str, float],
+                        fig: Figures) -> float:
+    """Drain the socket until the injected event arrives; its delay in ms."""
+    while True:
+        event = await recv(ws)
+        if event["type"] == "bench_ping" and event.get("marker") == marker:
+            return 1000 * (time.perf_counter() - written_at[marker])
+        if event["type"] == "error":
+            fig.error(f"ws {event.get('code')}")
+
+
+async def run_idle(base: str, redis_url: str, n: int, hold_s: float) -> dict[str, Any]:
+    from store.events import EventLog
+
+    fig = Figures()
+    sampler = Sampler(base, redis_url)
+    sampler.start()
+    t0 = time.perf_counter()
+    async with httpx.AsyncClient(base_url=base, timeout=60,
+                                 limits=httpx.Limits(max_connections=50)) as http:
+        made = await bounded(50, [guarded(create(http, i, 4, fig), fig) for i in range(n)])
+    sessions = [s for s in made if s is not None]
+    created_s = time.perf_counter() - t0
+    redis = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    async with contextlib.AsyncExitStack() as stack:
+        opened = await bounded(100, [guarded(open_idle(base, s, fig, stack), fig)
+                                     for s in sessions])
+        live = [(s, ws) for s, ws in zip(sessions, opened, strict=True) if ws is not None]
+        opened_s = time.perf_counter() - t0 - created_s
+        await asyncio.sleep(hold_s)
+        # Alive after the hold, and fed by the one reader: events written from outside.
+        log = EventLog(redis)
+        written_at: dict[str, float] = {}
+        waits = [asyncio.create_task(guarded(
+            wait_for_ping(ws, s["session_id"], written_at, fig), fig)) for s, ws in live]
+        for s, _ in live:
+            written_at[s["session_id"]] = time.perf_counter()
+            await log.append(s["session_id"], {"type": "bench_ping",
+                                               "marker": s["session_id"]})
+        delivered = [d for d in await asyncio.gather(*waits) if d is not None]
+        await sampler.stop()
+        async with httpx.AsyncClient() as http:
+            await sampler.sample(http, redis)  # the figures with every socket still open
+    await redis.aclose()
+    return {
+        "bench": "load", "mode": "idle", "sessions": n, "websockets_open": len(live),
+        "errors": sum(fig.errors.values()), "error_kinds": dict(fig.errors),
+        "hold_s": hold_s, "create_s": round(created_s, 1), "open_s": round(opened_s, 1),
+        "first_question_ms": summary(fig.first_question_ms),
+        "external_event_delivered": len(delivered),
+        "external_event_ms": summary(delivered),
+        **sampler.report(),
+    }
+
+
+@contextlib.contextmanager
+def stack_for(url: str | None) -> Iterator[tuple[str, str]]:
+    if url:
+        yield url.rstrip("/"), os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        return
+    with private_redis() as redis_url, app_server(redis_url, VIVA_JUDGE_ENABLED="false",
+                                                    VIVA_VOICE_PRELOAD="false") as base:
+        yield base, redis_url
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="viva bench load")
-    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--sessions", type=int, default=200,
+                        help="concurrent text interviews (default 200)")
     parser.add_argument("--questions", type=int, default=4)
+    parser.add_argument("--idle", type=int, default=0, metavar="N",
+                        help="instead: open N websockets that sit idle")
+    parser.add_argument("--hold", type=float, default=10.0, help="idle mode: seconds to sit")
+    parser.add_argument("--url", help="drive this running server instead of starting one")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    with private_redis() as redis_url, app_server(redis_url, VIVA_JUDGE_ENABLED="false",
-                                                    VIVA_VOICE_PRELOAD="false") as base:
-        result = asyncio.run(run(base, args.sessions, args.questions))
+    with stack_for(args.url) as (base, redis_url):
+        if args.idle:
+            result = asyncio.run(run_idle(base, redis_url, args.idle, args.hold))
+        else:
+            result = asyncio.run(run_text(base, redis_url, args.sessions, args.questions))
     if not args.json:
-        print(f"{result['sessions']} sessions, {result['answers']} answers in "
-              f"{result['wall_s']} s; answer→feedback {result['answer_to_feedback_ms']}")
+        print(json.dumps(result, indent=2))
     print(json.dumps(result))
     return 0

@@ -173,6 +173,11 @@ class EventFanout:
     def streams(self) -> int:
         return len(self._subs)
 
+    @property
+    def buffered(self) -> int:
+        """Events held in memory for subscribers (bounded by subscribers × max_events)."""
+        return sum(sub.pending for subs in self._subs.values() for sub in subs)
+
     def subscribe(self, session_id: str, after_seq: int) -> Subscription:
         """Follow ``session_id`` from ``after_seq`` on (see the module docstring)."""
         if self._task is None or self._task.done():
