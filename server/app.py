@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import importlib.util
@@ -95,10 +96,14 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
             voice_loader.start()
         # The grader's models and bank index load in the background; an answer that comes
         # first waits for them (a second or so), later ones never do.
-        threading.Thread(target=engine.evaluator.warm, name="grader-warm", daemon=True).start()
+        warm = threading.Thread(target=engine.evaluator.warm, name="grader-warm", daemon=True)
+        warm.start()
         try:
             yield
         finally:
+            # A short-lived app (a test) must not exit while the thread is inside
+            # onnxruntime's loader: the process would abort ("terminate called ...").
+            await asyncio.to_thread(warm.join, 60)
             await voice_loader.aclose()
             if judge is not None:
                 await judge.aclose()
