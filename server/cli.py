@@ -22,8 +22,11 @@ def _serve(args: argparse.Namespace) -> int:
     host = args.host or settings.host
     port = args.port or settings.port
     workers = args.workers or settings.workers
+    # No per-message deflate: events are small JSON and audio is PCM, so compressing every
+    # frame costs CPU on both ends for little; at 200 sessions it was a cost worth dropping.
     uvicorn.run("server.main:app", host=host, port=port, workers=workers,
-                ws_max_size=1 << 20, log_level=os.environ.get("VIVA_LOG_LEVEL", "info"))
+                ws_max_size=1 << 20, ws_per_message_deflate=False, backlog=4096,
+                log_level=os.environ.get("VIVA_LOG_LEVEL", "info"))
     return 0
 
 
