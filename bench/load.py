@@ -185,9 +185,9 @@ async def guarded(coro: Any, fig: Figures) -> Any:
     except BenchError as exc:
         fig.error(str(exc))
     except ConnectionClosed as exc:
+        frame = exc.rcvd or exc.sent
         side = "server" if exc.rcvd is not None else "client"
-        code = (exc.rcvd or exc.sent).code if (exc.rcvd or exc.sent) else None
-        fig.error(f"ws closed by {side} ({code})")
+        fig.error(f"ws closed by {side} ({frame.code if frame is not None else None})")
     except Exception as exc:
         fig.error(type(exc).__name__)
     return None
