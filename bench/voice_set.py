@@ -74,6 +74,7 @@ class ClipResult:
     v2v_ms: float | None
     marks: dict[str, Any] | None
     errors: list[dict[str, Any]] = field(default_factory=list)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)  # every end-of-turn verdict
     ended: bool = False
     next_question: dict[str, Any] = field(default_factory=dict)
     played_until: float = 0.0
@@ -95,6 +96,7 @@ async def answer_with_clip(client: VoiceClient, clip: SpeechClip, pcm: np.ndarra
     cut_in = False
     marks: dict[str, Any] | None = None
     errors: list[dict[str, Any]] = []
+    verdicts: list[dict[str, Any]] = []
     next_question: dict[str, Any] = {}
     ended = False
     deadline = time.monotonic() + within_s + len(pcm) / STT_RATE
@@ -124,6 +126,8 @@ async def answer_with_clip(client: VoiceClient, clip: SpeechClip, pcm: np.ndarra
             reply_audio_at, reply_bytes = None, 0
         elif kind == "latency":
             marks = item
+            if item.get("end_of_turn"):
+                verdicts.append(item["end_of_turn"])
         elif kind == "error":
             errors.append(item)
         elif kind == "session_end":
@@ -143,7 +147,7 @@ async def answer_with_clip(client: VoiceClient, clip: SpeechClip, pcm: np.ndarra
         clip=clip.name, said=clip.text, heard=heard, finals=len(finals),
         amended=sum(1 for f in finals if f.get("amended")),
         turn_ids=len({f.get("turn_id") for f in finals}), cut_in=cut_in, v2v_ms=v2v,
-        marks=marks, errors=errors, ended=ended, next_question=next_question,
+        marks=marks, errors=errors, verdicts=verdicts, ended=ended, next_question=next_question,
         played_until=(reply_audio_at or time.monotonic()) + reply_bytes / 2 / rate)
 
 
@@ -266,6 +270,9 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
             "tts_first_audio": rnd(percentile(stage("reply_ready", "first_audio"), 50)),
         },
         "errors": sum(len(r.errors) for r in results),
+        # What the signals said when a turn ended too early (the first verdict of the clip).
+        "false_ends": [{"clip": r.clip, **r.verdicts[0]} for r in results
+                       if (r.cut_in or r.amended) and r.verdicts],
         "load_avg_1m": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
         "worst": sorted(({"clip": r.clip, "said": r.said, "heard": r.heard}
                          for r in results if word_errors(r.said, r.heard)[0]),

@@ -307,6 +307,7 @@ class VoiceSession:
             utterance = Utterance(list(texts), reply_turn, final.marks)
             if final.turn in self._held:
                 self._withheld[final.turn] = utterance
+                await self._outbox.send_event(final.marks.as_event(turn_id))
                 for old in [t for t in self._withheld if t < final.turn - 8]:
                     del self._withheld[old]
             else:
