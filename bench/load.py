@@ -11,9 +11,12 @@ Two modes:
   Redis stream, as a judge worker or another app process would, and each socket must receive
   it exactly once (this is the path through the process's single event reader).
 
-Both report the server's peak RSS and open websockets (from its ``/metrics``) and the peak
-number of Redis client connections (``INFO clients``), sampled while the load runs.
-With ``--url`` the bench drives an already running server (its Redis from ``REDIS_URL``).
+Both report each server process's peak RSS and the open websockets (from ``/metrics``) and
+the peak number of Redis client connections (``INFO clients``), sampled while the load runs.
+``--processes N`` starts N app processes on one Redis; candidate n creates its session on
+process n mod N and holds its websocket on the next one, so every interview crosses
+processes (state and events live in Redis only). With ``--url`` (repeatable) the bench drives
+servers already running (their Redis from ``REDIS_URL``).
 """
 
 from __future__ import annotations
@@ -67,11 +70,11 @@ class Figures:
 
 
 class Sampler:
-    """Peaks of the server's RSS and websockets (/metrics) and Redis's client count."""
+    """Peaks of each server's RSS and websockets (/metrics) and Redis's client count."""
 
-    def __init__(self, base: str, redis_url: str):
-        self.base, self.redis_url = base, redis_url
-        self.rss_mb: list[float] = []
+    def __init__(self, bases: list[str], redis_url: str):
+        self.bases, self.redis_url = bases, redis_url
+        self.rss_mb: dict[str, list[float]] = {b: [] for b in bases}
         self.redis_clients: list[int] = []
         self.ws_open: list[float] = []
         self._task: asyncio.Task[None] | None = None
@@ -80,11 +83,15 @@ class Sampler:
         with contextlib.suppress(Exception):
             info = await redis.info("clients")
             self.redis_clients.append(int(info["connected_clients"]))
-        with contextlib.suppress(Exception):
-            text = (await http.get(self.base + "/metrics", timeout=10)).text
-            figures = parse_metrics(text)
-            self.rss_mb.append(figures.get("process_resident_memory_bytes", 0) / 2**20)
-            self.ws_open.append(figures.get("viva_websockets_open", 0))
+        open_now = 0.0
+        for base in self.bases:
+            with contextlib.suppress(Exception):
+                text = (await http.get(base + "/metrics", timeout=10)).text
+                figures = parse_metrics(text)
+                self.rss_mb[base].append(
+                    figures.get("process_resident_memory_bytes", 0) / 2**20)
+                open_now += figures.get("viva_websockets_open", 0)
+        self.ws_open.append(open_now)
 
     async def _run(self) -> None:
         redis = aioredis.Redis.from_url(self.redis_url, decode_responses=True)
@@ -106,8 +113,12 @@ class Sampler:
                 await self._task
 
     def report(self) -> dict[str, Any]:
-        return {"server_rss_mb": {"first": round(self.rss_mb[0], 1) if self.rss_mb else None,
-                                  "peak": round(max(self.rss_mb), 1) if self.rss_mb else None},
+        firsts = [v[0] for v in self.rss_mb.values() if v]
+        peaks = [max(v) for v in self.rss_mb.values() if v]
+        return {"processes": len(self.bases),
+                "server_rss_mb": {"first": round(max(firsts), 1) if firsts else None,
+                                  "peak": round(max(peaks), 1) if peaks else None,
+                                  "peak_per_process": [round(p, 1) for p in peaks]},
                 "redis_clients": {"first": self.redis_clients[0] if self.redis_clients
                                   else None,
                                   "peak": max(self.redis_clients, default=None)},
@@ -124,10 +135,10 @@ def parse_metrics(text: str) -> dict[str, float]:
     return out
 
 
-async def create(http: httpx.AsyncClient, n: int, questions: int, fig: Figures
+async def create(http: httpx.AsyncClient, base: str, n: int, questions: int, fig: Figures
                  ) -> dict[str, Any]:
     t0 = time.perf_counter()
-    r = await http.post("/api/sessions", json={
+    r = await http.post(base + "/api/sessions", json={
         "candidate_id": f"load-{n}", "role": "backend", "mode": "text",
         "self_ratings": RATINGS, "max_questions": questions})
     if r.status_code != 201:
@@ -152,12 +163,13 @@ async def recv(ws: ClientConnection) -> dict[str, Any]:
     return event
 
 
-async def interview(base: str, http: httpx.AsyncClient, n: int, questions: int,
+async def interview(bases: list[str], http: httpx.AsyncClient, n: int, questions: int,
                     fig: Figures) -> int:
     """One candidate from session creation to session_end; returns answers given."""
-    session = await create(http, n, questions, fig)
+    session = await create(http, bases[n % len(bases)], n, questions, fig)
     answered = 0
-    async with connect(ws_url(base, session), max_size=2**22, open_timeout=60) as ws:
+    async with connect(ws_url(bases[(n + 1) % len(bases)], session), max_size=2**22,
+                       open_timeout=60) as ws:
         started = time.perf_counter()
         await ws.send(json.dumps({"type": "start"}))
         sent_at: float | None = None
@@ -193,17 +205,17 @@ async def guarded(coro: Any, fig: Figures) -> Any:
     return None
 
 
-async def run_text(base: str, redis_url: str, sessions: int, questions: int
+async def run_text(bases: list[str], redis_url: str, sessions: int, questions: int
                    ) -> dict[str, Any]:
     fig = Figures()
-    sampler = Sampler(base, redis_url)
+    sampler = Sampler(bases, redis_url)
     sampler.start()
     # One client with a connection per candidate: building 200 httpx clients costs the
     # bench ~3.5 s of CPU (an SSL context each), which it would then report as latency.
     limits = httpx.Limits(max_connections=sessions, max_keepalive_connections=sessions)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         t0 = time.perf_counter()
-        answered = await asyncio.gather(*(guarded(interview(base, http, i, questions, fig),
+        answered = await asyncio.gather(*(guarded(interview(bases, http, i, questions, fig),
                                                   fig) for i in range(sessions)))
         wall = time.perf_counter() - t0
     await sampler.stop()
@@ -255,22 +267,24 @@ async def wait_for_ping(ws: ClientConnection, marker: str, written_at: dict[str,
             fig.error(f"ws {event.get('code')}")
 
 
-async def run_idle(base: str, redis_url: str, n: int, hold_s: float) -> dict[str, Any]:
+async def run_idle(bases: list[str], redis_url: str, n: int, hold_s: float
+                   ) -> dict[str, Any]:
     from store.events import EventLog
 
     fig = Figures()
-    sampler = Sampler(base, redis_url)
+    sampler = Sampler(bases, redis_url)
     sampler.start()
     t0 = time.perf_counter()
-    async with httpx.AsyncClient(base_url=base, timeout=60,
-                                 limits=httpx.Limits(max_connections=50)) as http:
-        made = await bounded(50, [guarded(create(http, i, 4, fig), fig) for i in range(n)])
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=50)) as http:
+        made = await bounded(50, [guarded(create(http, bases[i % len(bases)], i, 4, fig), fig)
+                                  for i in range(n)])
     sessions = [s for s in made if s is not None]
     created_s = time.perf_counter() - t0
     redis = aioredis.Redis.from_url(redis_url, decode_responses=True)
     async with contextlib.AsyncExitStack() as stack:
-        opened = await bounded(100, [guarded(open_idle(base, s, fig, stack), fig)
-                                     for s in sessions])
+        opened = await bounded(100, [
+            guarded(open_idle(bases[(i + 1) % len(bases)], s, fig, stack), fig)
+            for i, s in enumerate(sessions)])
         live = [(s, ws) for s, ws in zip(sessions, opened, strict=True) if ws is not None]
         opened_s = time.perf_counter() - t0 - created_s
         await asyncio.sleep(hold_s)
@@ -300,13 +314,16 @@ async def run_idle(base: str, redis_url: str, n: int, hold_s: float) -> dict[str
 
 
 @contextlib.contextmanager
-def stack_for(url: str | None) -> Iterator[tuple[str, str]]:
-    if url:
-        yield url.rstrip("/"), os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+def stack_for(urls: list[str], processes: int) -> Iterator[tuple[list[str], str]]:
+    if urls:
+        yield ([u.rstrip("/") for u in urls],
+               os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
         return
-    with private_redis() as redis_url, app_server(redis_url, VIVA_JUDGE_ENABLED="false",
-                                                    VIVA_VOICE_PRELOAD="false") as base:
-        yield base, redis_url
+    with private_redis() as redis_url, contextlib.ExitStack() as stack:
+        bases = [stack.enter_context(app_server(redis_url, VIVA_JUDGE_ENABLED="false",
+                                                VIVA_VOICE_PRELOAD="false"))
+                 for _ in range(processes)]
+        yield bases, redis_url
 
 
 def main(argv: list[str]) -> int:
@@ -317,14 +334,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--idle", type=int, default=0, metavar="N",
                         help="instead: open N websockets that sit idle")
     parser.add_argument("--hold", type=float, default=10.0, help="idle mode: seconds to sit")
-    parser.add_argument("--url", help="drive this running server instead of starting one")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="app processes to start on one Redis (default 1)")
+    parser.add_argument("--url", action="append", default=[],
+                        help="drive this running server instead (repeatable)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    with stack_for(args.url) as (base, redis_url):
+    with stack_for(args.url, args.processes) as (bases, redis_url):
         if args.idle:
-            result = asyncio.run(run_idle(base, redis_url, args.idle, args.hold))
+            result = asyncio.run(run_idle(bases, redis_url, args.idle, args.hold))
         else:
-            result = asyncio.run(run_text(base, redis_url, args.sessions, args.questions))
+            result = asyncio.run(run_text(bases, redis_url, args.sessions, args.questions))
     if not args.json:
         print(json.dumps(result, indent=2))
     print(json.dumps(result))
