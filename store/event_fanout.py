@@ -261,10 +261,9 @@ class EventFanout:
             streams.update({keys.session_events(s): f"{c}-0" for s, c in self._cursor.items()})
             try:
                 reply = await self.reader.xread(streams, block=self.block_ms, count=self.count)
-            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
-                    OSError) as exc:
+            except Exception as exc:  # the reader must outlive any error (and log it)
                 if self.healthy or self.last_error is None:
-                    log.warning("event reader: Redis unavailable (%s); retrying", exc)
+                    log.warning("event reader: XREAD failed (%s); retrying", exc)
                 self.healthy, self.last_error = False, str(exc)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
@@ -283,7 +282,16 @@ class EventFanout:
         subs = self._subs.get(session_id)
         if not subs:
             return  # unsubscribed while the read was in flight
-        events = [(decode_entry(fields), len(fields.get("data", ""))) for _, fields in entries]
+        events: list[tuple[dict[str, Any], int]] = []
+        for entry_id, fields in entries:
+            try:
+                events.append((decode_entry(fields), len(fields.get("data", ""))))
+            except (KeyError, ValueError) as exc:
+                # Not written by the event log: skip it; subscribers see a gap and read
+                # the stream, whose reader raises where it can be reported.
+                log.error("event reader: bad entry %s in %s: %r", entry_id, session_id, exc)
+        if not events:
+            return
         last = events[-1][0]["seq"]
         self._cursor[session_id] = max(self._cursor.get(session_id, 0), last)
         for sub in list(subs):
