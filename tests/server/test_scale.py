@@ -178,3 +178,39 @@ def test_an_exhausted_pool_is_reported_as_busy_not_as_redis_down(redis_url: str,
         figures = parse_metrics(c.get("/metrics").text)
         assert figures["viva_redis_pool_max"] == 1
         assert 'viva_errors_total{code="server_busy",where="http"} 1' in c.get("/metrics").text
+
+
+async def test_events_written_by_another_process_reach_this_one(redis_url: str) -> None:
+    """Two app processes, one session, a socket on each: what one process commits (the
+    editor state sent on its socket) reaches the other's socket through its event reader,
+    once and in order; a resume on the other process replays exactly what was missed."""
+    with serve(redis_url) as a, serve(redis_url) as b:
+        async with httpx.AsyncClient(base_url=a, timeout=60) as http:
+            s = await new_session(http, 0)
+        url_b = s["ws_url"].replace(a.split("//")[1], b.split("//")[1])
+        async with connect(s["ws_url"]) as on_a, connect(url_b) as on_b:
+            seen_a: list[dict[str, Any]] = []
+            seen_b: list[dict[str, Any]] = []
+            await on_a.send(json.dumps({"type": "start"}))
+            await recv_until(on_a, "question", seen_a)
+            await on_b.send(json.dumps({"type": "resume", "after_seq": 0}))
+            await recv_until(on_b, "question", seen_b)
+            for i in range(5):
+                await on_a.send(json.dumps({"type": "code_change", "problem_id": "p",
+                                            "language": "python", "code": f"x = {i}"}))
+            for _ in range(5):
+                await recv_until(on_b, "code_change", seen_b)
+        codes = [e["code"] for e in seen_b if e["type"] == "code_change"]
+        assert codes == [f"x = {i}" for i in range(5)]
+        seqs = [e["seq"] for e in seen_b]
+        assert seqs == list(range(1, len(seqs) + 1))
+        # Reconnect to B after the 2nd edit: exactly the rest comes back, nothing twice.
+        after = next(e["seq"] for e in seen_b if e.get("code") == "x = 1")
+        async with connect(url_b) as again:
+            await again.send(json.dumps({"type": "resume", "after_seq": after}))
+            replay: list[dict[str, Any]] = []
+            while len([e for e in replay if e["type"] == "code_change"]) < 3:
+                await recv_until(again, "code_change", replay)
+        assert [e["seq"] for e in replay] == list(range(after + 1, after + 1 + len(replay)))
+        assert [e["code"] for e in replay if e["type"] == "code_change"] == [
+            "x = 2", "x = 3", "x = 4"]
