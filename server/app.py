@@ -139,6 +139,9 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
         except Exception as exc:
             body["redis"] = f"down: {exc}"
             body["status"] = "degraded"
+        fanout = state.fanout
+        body["event_reader"] = ("ok" if fanout.healthy else "starting"
+                                if fanout.last_error is None else f"down: {fanout.last_error}")
         judge = getattr(state, "judge", None)
         body["judge_backend"] = judge.backend_name if judge is not None else "none"
         voice = state.voice_loader.status()

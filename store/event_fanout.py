@@ -260,6 +260,9 @@ class EventFanout:
             streams = {self._wake_key: self._wake_cursor}
             streams.update({keys.session_events(s): f"{c}-0" for s, c in self._cursor.items()})
             try:
+                if not self.healthy:  # say "up" now, not after a whole block
+                    await self.reader.ping()
+                    self.healthy, self.last_error = True, None
                 reply = await self.reader.xread(streams, block=self.block_ms, count=self.count)
             except Exception as exc:  # the reader must outlive any error (and log it)
                 if self.healthy or self.last_error is None:
@@ -268,7 +271,7 @@ class EventFanout:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
                 continue
-            self.healthy, self.last_error, backoff = True, None, 0.1
+            backoff = 0.1
             self.reads += 1
             for stream_key, entries in reply or []:
                 if not entries:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -120,12 +121,23 @@ def test_dead_redis_gives_503_and_health_degrades(tmp_path: Path) -> None:
         assert_envelope(r.json(), "dependency_down")
         h = c.get("/healthz")
         assert h.status_code == 503 and h.json()["status"] == "degraded"
+        for _ in range(100):  # the event reader reports the outage too, once it tried
+            if c.get("/healthz").json()["event_reader"].startswith("down: "):
+                break
+            time.sleep(0.02)
+        assert c.get("/healthz").json()["event_reader"].startswith("down: ")
 
 
 def test_health_reports_parts(redis_url: str, tmp_path: Path) -> None:
     with client(redis_url, tmp_path) as c:
         body = c.get("/healthz").json()
         assert body["redis"] == "ok" and body["llm"].startswith("ok rubric")
+        for _ in range(100):
+            if body["event_reader"] == "ok":
+                break
+            time.sleep(0.02)
+            body = c.get("/healthz").json()
+        assert body["event_reader"] == "ok"
         assert body["judge_backend"] in ("docker", "bwrap", "none")
 
 
