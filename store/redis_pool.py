@@ -58,14 +58,14 @@ def request_client(url: str, *, size: int, timeout: float) -> aioredis.Redis:
 def reader_client(url: str) -> aioredis.Redis:
     """A client with exactly one connection, for the process's blocking stream reader.
 
-    No socket timeout: with one set, redis-py 8 reads under ``asyncio.timeout`` and a task
-    cancelled during a blocking XREAD could hang instead of stopping (seen at shutdown).
-    TCP keepalive surfaces a silently dropped peer instead.
+    No socket timeout (redis-py 8 defaults to 5 s, which races a 5 s ``XREAD BLOCK`` and
+    fails it as "Timeout reading"; and a task cancelled while reading under that timeout
+    could hang instead of stopping). TCP keepalive surfaces a silently dropped peer.
     """
     opts = {socket.TCP_KEEPIDLE: 10, socket.TCP_KEEPINTVL: 5, socket.TCP_KEEPCNT: 3}
     return aioredis.Redis.from_url(url, decode_responses=True, single_connection_client=True,
-                                   socket_connect_timeout=5, socket_keepalive=True,
-                                   socket_keepalive_options=opts)
+                                   socket_timeout=None, socket_connect_timeout=5,
+                                   socket_keepalive=True, socket_keepalive_options=opts)
 
 
 def describe_redis_error(exc: BaseException) -> tuple[str, str]:

@@ -128,6 +128,7 @@ async def test_a_client_that_reads_nothing_is_bounded_and_loses_nothing(
             await asyncio.sleep(0.5)  # the start's remaining events are in flight
             log = EventLog(redis)
             n, pad = 4000, "x" * 8000  # 32 MB: far more than the socket buffers hold
+            rss_before = (await metrics(base))["process_resident_memory_bytes"]
             peak = 0.0
             for start in range(0, n, 200):
                 async with redis.pipeline(transaction=False) as pipe:
@@ -144,6 +145,9 @@ async def test_a_client_that_reads_nothing_is_bounded_and_loses_nothing(
             figures = await metrics(base)
             assert max(peak, figures["viva_fanout_buffered_events"]) <= buffer
             assert figures["viva_fanout_overflows_total"] >= 1
+            # Unbounded buffering would hold the 32 MB (more, as dicts); ~1 MB is measured.
+            growth = figures["process_resident_memory_bytes"] - rss_before
+            assert growth < 16 * 2**20, f"RSS grew {growth / 2**20:.1f} MB"
             # Reading again, the client gets every event, in order, once.
             flood: list[int] = []
             async with asyncio.timeout(120):
