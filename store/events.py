@@ -77,7 +77,10 @@ class EventLog:
 
     async def wait_after(self, session_id: str, after_seq: int,
                          block_ms: int = 15000) -> list[dict[str, Any]]:
-        """Block until events after ``after_seq`` exist (or the timeout); return them."""
+        """Block until events after ``after_seq`` exist (or the timeout); return them.
+
+        This holds a pool connection for the whole block: fine for a script or a test, not
+        per websocket (the app follows live sessions with ``store.event_fanout``)."""
         result = await self.redis.xread(
             {keys.session_events(session_id): f"{after_seq}-0"}, block=block_ms, count=500)
         if not result:
