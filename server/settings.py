@@ -80,6 +80,8 @@ class Settings(BaseSettings):
     max_ws_binary_bytes: int = 32_000  # 1 s of 16 kHz PCM16
     max_answer_chars: int = 8000
     max_code_bytes: int = 64 * 1024
+    ws_messages_per_s: float = 50.0  # text frames per websocket, on average
+    ws_messages_burst: int = 200
 
     @model_validator(mode="after")
     def _no_placeholder_secrets(self) -> Settings:

@@ -30,6 +30,7 @@ from judge.errors import JudgeError
 from server.deps import check_session_token
 from server.errors import VivaError
 from server.metrics import Metrics
+from server.rate_limit import TokenBucket
 from server.settings import Settings
 from server.ws_messages import (
     KNOWN_TYPES,
@@ -155,6 +156,9 @@ class SessionLink:
         # The tailer waits for the client to say where it is (start = from the beginning,
         # resume = after its last seq), so a reconnect never gets events twice.
         self.following = asyncio.Event()
+        # Text frames per connection; a flood is refused without writing anything to Redis.
+        self.text_rate = TokenBucket(settings.ws_messages_per_s, settings.ws_messages_burst)
+        self.last_refusal_notice = -1.0
 
     # -- outgoing ---------------------------------------------------------------------
 
@@ -253,6 +257,18 @@ class SessionLink:
                 await self.voice.aclose()
 
     async def on_text(self, text: str) -> None:
+        if not self.text_rate.take():
+            # Dropped, not queued, nothing written to Redis; at most one (unrecorded)
+            # notice a second, so a flood is not echoed back frame for frame.
+            now = time.monotonic()
+            if self.last_refusal_notice < 0 or now - self.last_refusal_notice >= 1.0:
+                self.last_refusal_notice = now
+                await self.conn.send_unrecorded_error(
+                    "rate_limited", f"too many messages: at most "
+                    f"{self.settings.ws_messages_per_s:g} a second (bursts of "
+                    f"{self.settings.ws_messages_burst}); messages are being dropped, "
+                    "slow down")
+            return
         if len(text.encode()) > self.settings.max_ws_text_bytes:
             await self.conn.error("too_large", f"text frames are limited to "
                                                f"{self.settings.max_ws_text_bytes} bytes")
