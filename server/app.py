@@ -19,6 +19,7 @@ from agents.engine import InterviewEngine
 from agents.orchestrator import Limits
 from agents.providers.factory import make_provider
 from agents.question_bank import load_question_bank
+from server.body_limit import BodyLimit
 from server.errors import install_error_handlers
 from server.metrics import Metrics
 from server.settings import Settings, get_settings
@@ -112,6 +113,7 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
             await redis.aclose()
 
     app = FastAPI(title="Viva", version="0.1.0", lifespan=lifespan)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_http_body_bytes)
     app.state.settings = settings
     app.state.metrics = Metrics()
     install_error_handlers(app)

@@ -89,8 +89,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(
-            exc.status_code, "http_error")
+        code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized",
+                413: "too_large"}.get(exc.status_code, "http_error")
         _count(request, code)
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
 

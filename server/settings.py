@@ -80,6 +80,7 @@ class Settings(BaseSettings):
     max_ws_binary_bytes: int = 32_000  # 1 s of 16 kHz PCM16
     max_answer_chars: int = 8000
     max_code_bytes: int = 64 * 1024
+    max_http_body_bytes: int = 1 << 20  # larger request bodies get 413 too_large
     ws_messages_per_s: float = 50.0  # text frames per websocket, on average
     ws_messages_burst: int = 200
 

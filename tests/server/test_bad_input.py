@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,24 @@ def test_redis_dies_mid_session_then_returns(tmp_path: Path) -> None:
                 assert replay[: len(before)] == before
     finally:
         server.stop()
+
+
+def test_a_huge_body_is_refused_with_413(redis_url: str, tmp_path: Path) -> None:
+    with client(redis_url, tmp_path, max_http_body_bytes=64 * 1024) as c:
+        body = {"candidate_id": "x", "role": "r", "self_ratings": RATINGS,
+                "resume_text": "y" * 200_000}
+        r = c.post("/api/sessions", json=body)
+        assert r.status_code == 413
+        assert_envelope(r.json(), "too_large")
+
+        def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+            yield b'{"candidate_id": "x", "resume_text": "'
+            for _ in range(100):
+                yield b"y" * 2000
+
+        r = c.post("/api/sessions", content=chunks(),
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 413
+        assert_envelope(r.json(), "too_large")
+        body["resume_text"] = "short"
+        assert c.post("/api/sessions", json=body).status_code == 201
