@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from agents.grading import (
@@ -36,6 +38,9 @@ from agents.providers.base import LanguageProvider, ProviderError
 from agents.question_bank import AssessmentPoint, Misconception, QuestionBank
 from agents.relevance import Relevance, RelevanceGate, default_embedder
 from agents.semantic import SemanticGrader, default_grader
+
+_GRADING = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1),
+                              thread_name_prefix="grader")
 
 _SYSTEM = (
     "You grade a job candidate's spoken answer against assessment points. For each point "
@@ -194,8 +199,10 @@ class EvaluateAgent:
     async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge,
                        ) -> Evaluation:
         # The cross-encoder runs in a thread (onnxruntime releases the GIL): the event loop
-        # keeps streaming audio meanwhile.
-        j = await asyncio.to_thread(self.judge, question_text, answer, knowledge)
+        # keeps streaming audio meanwhile. Its own pool, one thread per core: on asyncio's
+        # default pool (cores + 4 threads) a burst of answers starved the event loop.
+        loop = asyncio.get_running_loop()
+        j = await loop.run_in_executor(_GRADING, self.judge, question_text, answer, knowledge)
         evaluation = Evaluation(score=j.score, has_standard_answer=knowledge.has_standard_answer,
                                 points=j.points, misconceptions=j.misconceptions,
                                 reason=j.reason, off_topic=j.off_topic, relevance=j.relevance,
