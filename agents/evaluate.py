@@ -49,7 +49,6 @@ _SYSTEM = (
 )
 DISAGREEMENT = 0.4
 MODEL_DEADLINE_S = 0.8  # the live turn never waits longer than this for a model's judgement
-SEMANTIC_COVERED = 0.5
 KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
 DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
 OFF_TOPIC = "off-topic"
@@ -145,9 +144,9 @@ def judge(answer: str, points: list[AssessmentPoint],
     for d, s, pr in zip(point_dicts, ev.points, g.points, strict=True):
         d["semantic"] = round(s, 3)
         d["coverage"] = round(max(pr.coverage, s), 3)
-        if s >= SEMANTIC_COVERED and not d["evidence"] and many_clauses:
-            # Covered in other words than the concepts' phrases: quote the clause the model
-            # finds closest to the point.
+        if s > pr.coverage and not d["evidence"] and many_clauses:
+            # Credited (even partly) in other words than the concepts' phrases: every score
+            # points at evidence, so quote the clause the model finds closest to the point.
             if len(many_clauses) == 1:
                 d["evidence"] = [many_clauses[0]]
             else:
