@@ -105,22 +105,3 @@ def trim_quiet(pcm: np.ndarray, threshold: int = 200) -> np.ndarray:
     if len(loud) == 0:
         return pcm[:0]
     return pcm[loud[0]:loud[-1] + 1]
-
-
-def word_errors(reference: str, hypothesis: str) -> tuple[int, int]:
-    """(word edit distance, reference word count), case and punctuation ignored."""
-    ref, hyp = normalize_words(reference), normalize_words(hypothesis)
-    row = list(range(len(hyp) + 1))
-    for i in range(1, len(ref) + 1):
-        prev, row = row, [i] + [0] * len(hyp)
-        for j in range(1, len(hyp) + 1):
-            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ref[i - 1] != hyp[j - 1]))
-    return row[len(hyp)], len(ref)
-
-
-_NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "10": "ten"}
-
-
-def normalize_words(text: str) -> list[str]:
-    cleaned = "".join(c.lower() if c.isalnum() or c == "'" else " " for c in text)
-    return [_NUMBER_WORDS.get(w, w) for w in cleaned.replace("'", "").split()]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import random
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ from agents.providers.base import LanguageProvider
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import QuestionBank, load_question_bank
 from agents.semantic import default_grader
-from bench.stats import percentile
+from bench.stats import pearson, percentile
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 PUBLIC = {
@@ -40,15 +39,6 @@ PUBLIC = {
     "saf_networking": "saf_unseen_questions.jsonl",
 }
 OFF_TOPIC_PASS = 0.3
-
-
-def pearson(xs: list[float], ys: list[float]) -> float:
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    vx = math.sqrt(sum((x - mx) ** 2 for x in xs))
-    vy = math.sqrt(sum((y - my) ** 2 for y in ys))
-    return cov / (vx * vy) if vx and vy else 0.0
 
 
 def _ranks(values: list[float]) -> list[float]:

@@ -17,8 +17,9 @@ import time
 
 import numpy as np
 
+from agents.text_normalization import word_errors
 from audio.pcm import pcm16_to_float
-from audio.sample_speech import ANSWERS, SpeechMaker, espeak_available, word_errors
+from audio.sample_speech import ANSWERS, SpeechMaker, espeak_available
 from audio.stt import RecognitionBias, RecognitionRequest
 from audio.whisper_stt import WhisperRecognizer
 
@@ -58,7 +59,6 @@ def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
     ``transcribe`` (30 s window, beam 1); Whisper-style normalised WER, decode times."""
     from faster_whisper import WhisperModel
 
-    from agents.text_normalization import word_errors as normalized_errors
     from audio.model_files import whisper_model_dir
     from audio.speech_set import load_speech_set
     from bench.stats import percentile
@@ -83,7 +83,7 @@ def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
                     segments, _ = offline.transcribe(audio, language="en", beam_size=1)
                     text = " ".join(seg.text.strip() for seg in segments)
                 times.append(time.perf_counter() - started)
-                e, n = normalized_errors(clip.text, text)
+                e, n = word_errors(clip.text, text)
                 errors, words = errors + e, words + n
             audio_s = sum(len(a) for _, a in clips) / 16000
             row[mode] = {"wer": round(errors / max(words, 1), 4),

@@ -27,8 +27,9 @@ import httpx
 import numpy as np
 import websockets
 
+from agents.text_normalization import word_errors
 from audio.pcm import STT_RATE
-from audio.sample_speech import SpeechMaker, word_errors
+from audio.sample_speech import SpeechMaker
 from bench.local_stack import app_server, private_redis
 from bench.stats import percentile
 

@@ -34,7 +34,7 @@ import numpy as np
 from audio.pcm import pcm16_to_float
 from audio.stt import Recognition, RecognitionBias, RecognitionRequest
 from audio.stt_pool import Priority, RecognitionPool, RecognizerBusy
-from audio.vad import FRAME_MS, FRAME_SAMPLES
+from audio.vad import FRAME_MS
 from realtime.frames import (
     AudioFrame,
     FinalTranscript,
@@ -372,5 +372,3 @@ class StreamingTranscriber:
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
 
-
-__all__ = ["FRAME_SAMPLES", "StreamingTranscriber"]

@@ -35,6 +35,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.stats import pearson  # noqa: E402  (the repository root is on the path now)
+
 SEMEVAL_LABEL = {"correct": 1.0, "contradictory": 0.0, "incorrect": 0.0}
 DEV_SHARE = 0.12
 MAX_LEN = 256
@@ -223,15 +226,6 @@ def _augment_hard(rows: list[dict[str, Any]], rng: random.Random,
 
 def _read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def pearson(xs: list[float], ys: list[float]) -> float:
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    vx = math.sqrt(sum((x - mx) ** 2 for x in xs))
-    vy = math.sqrt(sum((y - my) ** 2 for y in ys))
-    return cov / (vx * vy) if vx and vy else 0.0
 
 
 def train(args: argparse.Namespace) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents.text_normalization import word_errors
 from audio.pcm import pcm16_to_float
-from audio.sample_speech import ANSWERS, espeak_available, word_errors
+from audio.sample_speech import ANSWERS, espeak_available
 from audio.stt import RecognitionBias, RecognitionRequest
 from audio.whisper_stt import drop_repeated_tail
 from realtime.voice_services import VoiceServices

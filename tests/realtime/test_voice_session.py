@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator
 import numpy as np
 import pytest
 
+from agents.text_normalization import word_errors
 from audio.pcm import STT_RATE, float_to_pcm16, pcm16_to_float, resample
-from audio.sample_speech import ANSWERS, word_errors
+from audio.sample_speech import ANSWERS
 from realtime.errors import VoiceInputError
 from realtime.voice_services import VoiceServices
 from realtime.voice_session import VoiceSession

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 from starlette.testclient import WebSocketTestSession
 
+from agents.text_normalization import word_errors
 from audio.pcm import STT_RATE
-from audio.sample_speech import SpeechMaker, word_errors
+from audio.sample_speech import SpeechMaker
 from tests.server.support import client, create_session, send
 
 pytestmark = pytest.mark.slow
