@@ -21,12 +21,14 @@ class BatchItem(BaseModel):
     id: str | int
     question: str = Field(min_length=1)
     reference_answer: str = Field(min_length=1)
+    # Further acceptable reference answers, if the data set has them: the nearest counts.
+    other_reference_answers: list[str] = Field(default_factory=list)
     answer: str
 
 
 async def grade_item(agent: EvaluateAgent, item: BatchItem) -> float:
     knowledge = Knowledge(True, item.reference_answer, derive_points(item.reference_answer),
-                          [], None)
+                          [], None, alternative_references=tuple(item.other_reference_answers))
     return (await agent.evaluate(item.question, item.answer, knowledge)).score
 
 

@@ -19,7 +19,7 @@ import json
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agents.grading import (
     MISCONCEPTION_ANSWER_FACTOR,
@@ -56,7 +56,9 @@ DONT_KNOW_REASON, SHORT_REASON = "candidate said they do not know", "very short 
 _HEDGE = re.compile(r"\b(not sure|(?:do\s*n[o']?t|dont) know|no idea|not certain|"
                     r"(?:can'?t|cannot) remember)\b", re.IGNORECASE)
 OFF_TOPIC_CAP = 0.1
-GATE_RUBRIC_BELOW = 0.5  # an answer that shows half the points by their phrases is on topic
+GATE_RUBRIC_BELOW = 0.5  # an answer that shows half the points by their phrases is on topic,
+GATE_STRONG_MARGIN = 0.5  # unless it sits this much nearer another bank question: then the
+# phrases are shared vocabulary (a scaling story names "cache" and "memory" too), not an answer
 
 
 @dataclass
@@ -97,10 +99,13 @@ def judge(answer: str, points: list[AssessmentPoint],
           misconceptions: list[Misconception] | None = None, *,
           reference: str | None = None,
           grader: SemanticGrader | None = None,
-          relevance: Relevance | None = None, authored: bool = False) -> Judgement:
+          relevance: Relevance | None = None, authored: bool = False,
+          question: str | None = None, alternatives: tuple[str, ...] = ()) -> Judgement:
     """Grade ``answer`` against ``points`` (and the reference answer, when there is one).
     ``relevance`` is the gate's verdict on whether the answer is about this question;
-    ``authored`` says the points are the bank's (not cut from a reference answer)."""
+    ``authored`` says the points are the bank's (not cut from a reference answer);
+    ``question`` lets the grader discount the question's own words; ``alternatives`` are
+    further acceptable reference answers."""
     # What the candidate says they are unsure of ("I'm not sure what happens when two keys
     # collide") is not evidence: neither the rubric nor the model sees those clauses.
     sure = [c for c in clauses(answer) if not _HEDGE.search(c)]
@@ -116,26 +121,30 @@ def judge(answer: str, points: list[AssessmentPoint],
     if g.reason == "empty answer":
         return result
     # "I don't know" and one-word answers are what they are, not answers to another question.
-    gated = (relevance is not None and relevance.off_topic and g.score < GATE_RUBRIC_BELOW
+    gated = (relevance is not None and relevance.off_topic
+             and (g.score < GATE_RUBRIC_BELOW or relevance.margin >= GATE_STRONG_MARGIN)
              and g.reason not in (DONT_KNOW_REASON, SHORT_REASON))
     if grader is None:
         if gated:
             _gate(result, OFF_TOPIC_CAP)
         return result
     ev = grader.evidence(graded, reference, [p.text for p in g.points],
-                         authored=authored)
+                         authored=authored, question=question, alternatives=alternatives)
     if g.misconceptions:
         # The model reads meaning, not the authored wrong claims: cut what it credits.
         cut = [s * (MISCONCEPTION_POINT_FACTOR if pr.misconceptions else 1.0)
                for s, pr in zip(ev.points, g.points, strict=True)]
-        ev = type(ev)(reference=ev.reference * MISCONCEPTION_ANSWER_FACTOR
-                      if ev.reference >= 0 else ev.reference, points=cut)
+        ev = replace(ev, reference=ev.reference * MISCONCEPTION_ANSWER_FACTOR
+                     if ev.reference >= 0 else ev.reference, points=cut,
+                     cos=ev.cos * MISCONCEPTION_ANSWER_FACTOR,
+                     cos_demoted=ev.cos_demoted * MISCONCEPTION_ANSWER_FACTOR)
     weights = [p.weight for p in g.points]
     score = grader.combine(g.score, [p.coverage for p in g.points], ev, weights,
                            authored=authored)
     result.relevance = round(relevance.own if relevance is not None else ev.relevance, 3)
     result.parts = {"rubric": g.score, "semantic_points": round(ev.points_mean(weights), 3),
-                    "semantic_reference": round(ev.reference, 3)}
+                    "semantic_reference": round(ev.reference, 3),
+                    "similarity_demoted": round(ev.cos_demoted, 3)}
     if gated or grader.off_topic(g.score, ev, authored=authored):
         result.score = score
         _gate(result, grader.calibration(authored).off_topic_cap)
@@ -189,7 +198,8 @@ class EvaluateAgent:
                                         knowledge.reference_answer)
         j = judge(answer, points, knowledge.misconceptions,
                   reference=knowledge.reference_answer, grader=self.grader,
-                  relevance=relevance, authored=knowledge.source_question_id is not None)
+                  relevance=relevance, authored=knowledge.source_question_id is not None,
+                  question=question_text, alternatives=knowledge.alternative_references)
         if j.off_topic and relevance is not None and relevance.nearest_other and self.bank:
             other = self.bank.get(relevance.nearest_other)
             j.about = " and ".join(other.tags[:2]) or other.topic.value.replace("_", " ")

@@ -20,6 +20,8 @@ class Knowledge:
     points: list[AssessmentPoint]
     misconceptions: list[Misconception]
     source_question_id: str | None
+    # Further acceptable reference answers (public data sets give several); the nearest counts.
+    alternative_references: tuple[str, ...] = ()
 
 
 NO_STANDARD_ANSWER = Knowledge(False, None, [], [], None)

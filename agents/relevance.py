@@ -16,6 +16,7 @@ in-house and off-topic figures are therefore not independent of them.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -33,7 +34,10 @@ FLOOR = 0.12  # without a bank question: similarity to question + reference belo
 
 
 class Embedder:
-    """Text → unit vector (mean-pooled MiniLM), thread-safe."""
+    """Text → unit vector (mean-pooled MiniLM), thread-safe. Recent texts are remembered: the
+    gate and the grader embed the same answer, and references and questions recur."""
+
+    CACHE = 512
 
     def __init__(self, model_path: Path, tokenizer_path: Path = TOKENIZER, threads: int = 1):
         import onnxruntime as ort
@@ -48,16 +52,25 @@ class Embedder:
         self._tokenizer.enable_truncation(256)
         self._tokenizer.no_padding()
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def embed(self, text: str) -> np.ndarray:
         with self._lock:
+            if (hit := self._recent.get(text)) is not None:
+                self._recent.move_to_end(text)
+                return hit
             e = self._tokenizer.encode(text)
         ids = np.array([e.ids], dtype=np.int64)
         feed = {"input_ids": ids, "attention_mask": np.ones_like(ids),
                 "token_type_ids": np.zeros_like(ids)}
         hidden = np.asarray(self._session.run(None, feed)[0])[0]
         v = hidden.mean(axis=0)
-        return v / (np.linalg.norm(v) or 1.0)
+        v = v / (np.linalg.norm(v) or 1.0)
+        with self._lock:
+            self._recent[text] = v
+            if len(self._recent) > self.CACHE:
+                self._recent.popitem(last=False)
+        return v
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,11 @@ says how well the answer states what the reference states, in 0..1. It reads mea
 paraphrase with no shared keywords still counts, and it was trained with other questions'
 answers as negatives, so an answer about something else scores near 0.
 
-Per answer the grader runs one batch: the reference answer and every assessment point against
-the whole answer. ``combine`` maps those scores and the rubric's coverage to the final 0..1 with
+Per answer the grader runs one batch: every assessment point (and the reference answer, when
+its calibration weighs it) against the whole answer. A sentence embedder adds how close the
+answer sits to the reference answers once the question's own words are removed from both
+("question demoting", Sultan et al. 2016: restating the question is not an answer) and to the
+question itself. ``combine`` maps those scores and the rubric's coverage to the final 0..1 with
 weights fitted on held-out public questions (``calibration.json``); the relevance gate caps an
 answer that neither the model nor the rubric connects to the question.
 """
@@ -23,6 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.grading import STOP_WORDS, stem, tokens
+from agents.relevance import Embedder, default_embedder
+
 MODEL_DIR = Path(__file__).resolve().parent / "grader_model"
 MODEL_FILE = "grader.int8.onnx"
 MAX_LEN = 256
@@ -31,14 +37,19 @@ MAX_LEN = 256
 @dataclass(frozen=True)
 class Calibration:
     """final = clip(bias + w_rubric·rubric + w_reference·ref + w_points·points
-    + w_either·either, 0, 1), where ``points`` is the weighted mean of the model's per-point
-    scores and ``either`` the weighted mean, per point, of max(rubric coverage, model score)."""
+    + w_either·either + w_cos·cos + w_cos_demoted·cos_demoted + w_cos_question·cos_question,
+    0, 1), where ``points`` is the weighted mean of the model's per-point scores, ``either``
+    the weighted mean, per point, of max(rubric coverage, model score), and the ``cos``
+    features the embedder's similarities (see ``SemanticEvidence``)."""
 
     bias: float = 0.0
     w_rubric: float = 0.5
     w_reference: float = 0.25
     w_points: float = 0.25
     w_either: float = 0.0
+    w_cos: float = 0.0
+    w_cos_demoted: float = 0.0
+    w_cos_question: float = 0.0
     gate: float = 0.12  # relevance below this (and weak rubric) → off-topic
     gate_rubric: float = 0.5  # rubric coverage at or above this is never gated
     off_topic_cap: float = 0.1
@@ -47,6 +58,10 @@ class Calibration:
     def of(cls, raw: dict[str, object]) -> Calibration:
         names = set(cls.__dataclass_fields__)
         return cls(**{k: float(str(v)) for k, v in raw.items() if k in names})
+
+    @property
+    def uses_embedder(self) -> bool:
+        return max(self.w_cos, self.w_cos_demoted, self.w_cos_question) > 0
 
 
 @dataclass(frozen=True)
@@ -115,6 +130,11 @@ class CrossEncoder:
 class SemanticEvidence:
     reference: float  # the reference answer vs the answer; -1 when there is no reference
     points: list[float]  # each assessment point vs the answer
+    # The embedder's cosine of the answer with the nearest reference answer; the same with
+    # the question's words taken out of both; and with the question. 0 without an embedder.
+    cos: float = 0.0
+    cos_demoted: float = 0.0
+    cos_question: float = 0.0
 
     @property
     def relevance(self) -> float:
@@ -125,47 +145,83 @@ class SemanticEvidence:
         return sum(w * s for w, s in zip(weights, self.points, strict=True)) / total
 
 
-class SemanticGrader:
-    """The cross-encoder plus its calibration, loaded once per process."""
+def demoted(text: str, question_stems: set[str]) -> str:
+    """``text``'s content words without the question's (stemmed) words."""
+    return " ".join(w for w in tokens(text)
+                    if w not in STOP_WORDS and stem(w) not in question_stems)
 
-    def __init__(self, encoder: CrossEncoder, calibrations: Calibrations):
+
+class SemanticGrader:
+    """The cross-encoder, the sentence embedder and their calibration, loaded once per
+    process."""
+
+    def __init__(self, encoder: CrossEncoder, calibrations: Calibrations,
+                 embedder: Embedder | None = None):
         self.encoder = encoder
         self.calibrations = calibrations
+        self.embedder = embedder
 
     def calibration(self, authored: bool) -> Calibration:
         return self.calibrations.authored if authored else self.calibrations.derived
 
     def evidence(self, answer: str, reference: str | None, point_texts: list[str], *,
-                 authored: bool | None = None) -> SemanticEvidence:
-        """The model's scores for each point (and the reference) against the answer. With
-        ``authored`` given, the reference pair runs only if that calibration weighs it (it
-        is the longest pair: skipping it saves a third of the time)."""
-        if authored is not None and self.calibration(authored).w_reference <= 0:
-            reference = None
-        pairs = [(t, answer) for t in point_texts]
-        if reference:
-            pairs.append((reference, answer))
-        s = self.encoder.score(pairs).tolist()
-        return SemanticEvidence(reference=s[-1] if reference else -1.0,
-                                points=s[: len(point_texts)])
+                 authored: bool | None = None, question: str | None = None,
+                 alternatives: tuple[str, ...] = ()) -> SemanticEvidence:
+        """The model's scores for each point (and the reference answers) against the answer,
+        and the embedder's similarities. With ``authored`` given, the reference pairs and the
+        embedder run only if that calibration weighs them (the reference is the longest pair:
+        skipping it saves a third of the time). ``alternatives`` are further acceptable
+        reference answers: the nearest one counts."""
+        references = [r for r in (reference, *alternatives) if r]
+        calibration = self.calibration(authored) if authored is not None else None
+        scored = references if calibration is None or calibration.w_reference > 0 else []
+        s = self.encoder.score([(t, answer) for t in point_texts]
+                               + [(r, answer) for r in scored]).tolist()
+        cos = cos_demoted = cos_question = 0.0
+        if self.embedder is not None and (calibration is None or calibration.uses_embedder):
+            cos, cos_demoted, cos_question = self._similarities(answer, references, question)
+        return SemanticEvidence(
+            reference=max(s[len(point_texts):]) if scored else -1.0,
+            points=s[: len(point_texts)], cos=cos, cos_demoted=cos_demoted,
+            cos_question=cos_question)
+
+    def _similarities(self, answer: str, references: list[str],
+                      question: str | None) -> tuple[float, float, float]:
+        assert self.embedder is not None
+        embed = self.embedder.embed
+        a = embed(answer)
+        q_stems = {stem(w) for w in tokens(question or "") if w not in STOP_WORDS}
+        a_demoted = demoted(answer, q_stems)
+        cos = max((float(embed(r) @ a) for r in references), default=0.0)
+        cos_demoted = 0.0
+        if a_demoted:
+            ad = embed(a_demoted)
+            cos_demoted = max((float(embed(d) @ ad) for d in
+                               (demoted(r, q_stems) for r in references) if d), default=0.0)
+        cos_question = float(embed(question) @ a) if question else 0.0
+        return cos, cos_demoted, cos_question
+
+    FEATURES = ("w_rubric", "w_reference", "w_points", "w_either", "w_cos", "w_cos_demoted",
+                "w_cos_question")
 
     @staticmethod
     def features(rubric: float, point_coverage: list[float], ev: SemanticEvidence,
                  weights: list[float]) -> list[float]:
-        """[rubric, reference, points, either]: what the calibration weighs."""
+        """[rubric, reference, points, either, cos, cos_demoted, cos_question]: what the
+        calibration weighs (in the order of ``FEATURES``)."""
         total = sum(weights) or 1.0
         either = sum(w * max(c, s) for w, c, s in
                      zip(weights, point_coverage, ev.points, strict=True)) / total
         points = ev.points_mean(weights)
         ref = ev.reference if ev.reference >= 0 else points
-        return [rubric, ref, points, either]
+        return [rubric, ref, points, either, ev.cos, ev.cos_demoted, ev.cos_question]
 
     def combine(self, rubric: float, point_coverage: list[float], ev: SemanticEvidence,
                 weights: list[float], *, authored: bool) -> float:
         c = self.calibration(authored)
         f = self.features(rubric, point_coverage, ev, weights)
-        value = (c.bias + c.w_rubric * f[0] + c.w_reference * f[1] + c.w_points * f[2]
-                 + c.w_either * f[3])
+        value = c.bias + sum(getattr(c, name) * x
+                             for name, x in zip(self.FEATURES, f, strict=True))
         return float(min(1.0, max(0.0, value)))
 
     def off_topic(self, rubric: float, ev: SemanticEvidence, *, authored: bool) -> bool:
@@ -187,4 +243,4 @@ def default_grader() -> SemanticGrader | None:
         return None
     threads = int(os.environ.get("VIVA_GRADER_THREADS", "1"))
     return SemanticGrader(CrossEncoder.load(MODEL_DIR, threads),
-                          Calibrations.load(MODEL_DIR / "calibration.json"))
+                          Calibrations.load(MODEL_DIR / "calibration.json"), default_embedder())

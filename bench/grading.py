@@ -118,8 +118,9 @@ class _Timer:
         return j.score
 
 
-def _reference_knowledge(reference: str) -> Knowledge:
-    return Knowledge(True, reference, derive_points(reference), [], None)
+def _reference_knowledge(reference: str, others: list[str] | None = None) -> Knowledge:
+    return Knowledge(True, reference, derive_points(reference), [], None,
+                     alternative_references=tuple(others or ()))
 
 
 Row = tuple[str, Knowledge, str, float]  # question, knowledge, answer, label
@@ -160,8 +161,9 @@ def _public(timer: _Timer, limit: int | None) -> dict[str, Any]:
         if not rows:
             continue
         combined, rubric, labels = _pairs(
-            [(r["question"], _reference_knowledge(r["reference_answer"]), r["answer"],
-              float(r["label"])) for r in rows], timer)
+            [(r["question"], _reference_knowledge(r["reference_answer"],
+                                                  r.get("other_reference_answers")),
+              r["answer"], float(r["label"])) for r in rows], timer)
         levels = 2 if name.startswith("semeval") else 5  # SemEval labels are correct/not
         out[name] = figures(combined, labels, levels) | {
             "rubric_only": figures(rubric, labels, levels)}
@@ -194,6 +196,18 @@ def _off_topic(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
         result[kind] = {"n": n, "rate_ge_0_3": round(len(passed) / max(1, n), 3),
                         "rubric_only_rate": round(rubric_passed / max(1, n), 3),
                         "examples": passed[:5]}
+    # A wider draw than the one above (whose pairs were looked at while setting the gate):
+    # every bank question answered with 8 other-topic references drawn with another seed.
+    wide = random.Random(7)
+    passed_wide, n_wide = 0, 0
+    for q in questions:
+        pool = [o for o in questions if o.topic != q.topic]
+        k = knowledge.for_question(q)
+        for other in wide.sample(pool, min(8, len(pool))):
+            n_wide += 1
+            passed_wide += timer.grade(True, q.text, other.reference_answer, k) >= OFF_TOPIC_PASS
+    result["other_topic_wide"] = {"n": n_wide, "rate_ge_0_3": round(passed_wide / max(1, n_wide),
+                                                                      3)}
     return result
 
 

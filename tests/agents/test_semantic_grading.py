@@ -265,3 +265,51 @@ def test_one_quote_showing_two_points_is_said_once() -> None:
     ev = Evaluation(score=j.score, has_standard_answer=True, points=j.points, reason=j.reason)
     text = bank_feedback(q, ev).text
     assert text.count(answer.rstrip(".")) == 1, text
+
+
+def _graded(question: str, reference: str, answer: str,
+            others: tuple[str, ...] = ()) -> float:
+    """As ``viva grade --batch`` grades: points cut from the reference answer alone."""
+    from agents.grading import derive_points
+    from agents.knowledge import Knowledge
+
+    k = Knowledge(True, reference, derive_points(reference), [], None,
+                  alternative_references=others)
+    return AGENT.judge(question, answer, k).score
+
+
+BULB_Q = "Explain why bulb A stays on when bulb B burns out in the parallel circuit."
+BULB_REF = "Bulb A is still in a closed path with the battery."
+
+
+def test_restating_the_question_is_not_an_answer() -> None:
+    """Question demoting: the question's own words earn nothing, the reference's content
+    said in other words does."""
+    restated = "Bulb A stays on when bulb B burns out because it is a parallel circuit."
+    answered = "There is still a complete loop from the battery through A, so current flows."
+    assert _graded(BULB_Q, BULB_REF, restated) < _graded(BULB_Q, BULB_REF, answered)
+
+
+def test_an_answer_matching_another_accepted_reference_gets_its_credit() -> None:
+    other = "Bulb A and bulb B are on separate paths, so a gap at B does not break A's path."
+    answer = "A and B sit on separate paths, so the gap at B leaves A's path unbroken."
+    alone = _graded(BULB_Q, BULB_REF, answer)
+    with_other = _graded(BULB_Q, BULB_REF, answer, (other,))
+    assert with_other > alone + 0.1
+
+
+def test_demoting_drops_the_questions_words() -> None:
+    from agents.grading import STOP_WORDS, stem, tokens
+    from agents.semantic import demoted
+
+    q = {stem(w) for w in tokens(BULB_Q) if w not in STOP_WORDS}
+    assert demoted("Bulb A stays lit because the battery still closes its path", q) == \
+        "lit battery still closes path"
+
+
+def test_shared_vocabulary_does_not_open_the_gate() -> None:
+    """A system-design answer to the mmap question shares enough of its phrases for half the
+    rubric, but sits far nearer another bank question: it is named off-topic."""
+    j = judged("os-mmap", BANK.get("sd-scaling").reference_answer)
+    assert j.rubric_score >= 0.5
+    assert j.off_topic and j.score < 0.3
