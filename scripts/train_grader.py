@@ -63,7 +63,7 @@ def _is_dev(question_id: str) -> bool:
     return h / 0xFFFFFFFF < DEV_SHARE
 
 
-def _semeval(git_dir: Path) -> list[dict[str, Any]]:
+def _semeval(git_dir: Path, train_on_domains: bool = False) -> list[dict[str, Any]]:
     archive = zipfile.ZipFile(io.BytesIO(_git_show(git_dir, "semeval-3way.zip")))
     rows: list[dict[str, Any]] = []
     for name in archive.namelist():
@@ -71,10 +71,11 @@ def _semeval(git_dir: Path) -> list[dict[str, Any]]:
             continue
         corpus = "beetle" if "/beetle/" in name else "scientsbank"
         # test-unseen-answers share their questions with training: they train too.
-        # Unseen domains are never trained on either, but only unseen questions are published
-        # for the bench (the domains set is large and slow to grade).
+        # Unseen domains (SciEntsBank questions from other science domains, none of them in
+        # the unseen-questions test) are held out, or with ``--train-on-domains`` train too:
+        # more questions to learn from is what generalising to unseen questions needs.
         split = ("test" if "unseen-questions" in name else
-                 "heldout" if "unseen-domains" in name else "train")
+                 "train" if "unseen-domains" not in name or train_on_domains else "heldout")
         root = ET.fromstring(archive.read(name))
         qid = f"semeval-{corpus}-{root.get('id')}"
         question = _clean(root.findtext("questionText"))
@@ -124,7 +125,7 @@ def _saf(git_dir: Path) -> list[dict[str, Any]]:
 
 
 def prepare(args: argparse.Namespace) -> None:
-    rows = _semeval(Path(args.semeval)) + _saf(Path(args.saf))
+    rows = _semeval(Path(args.semeval), args.train_on_domains) + _saf(Path(args.saf))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for split in ("train", "dev", "test"):
@@ -450,6 +451,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--semeval", required=True, help="git dir of myrosia/semeval-2013-task7")
     p.add_argument("--saf", required=True, help="git dir of SebOchs/SAF")
     p.add_argument("--out", required=True)
+    p.add_argument("--train-on-domains", action="store_true",
+                   help="SemEval's unseen-domains questions train (and 12 %% of them dev) "
+                        "instead of staying unused")
     t = sub.add_parser("train")
     t.add_argument("--data", required=True)
     t.add_argument("--base", required=True, help="folder with all-MiniLM-L6-v2 (safetensors)")
