@@ -13,7 +13,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
 
@@ -27,6 +27,18 @@ from agents.question_bank import QuestionBank, Topic
 from agents.resume import parse_resume
 from agents.state import AmendPoint, InterviewState, Phase, PointScore, SessionConfig, Turn
 from agents.summary import Report, final_report, rolling_summary, should_roll
+from core.events import (
+    AnswerAmendedEvent,
+    CodingTaskEvent,
+    FeedbackEvent,
+    FeedbackKind,
+    QuestionEvent,
+    QuestionPhase,
+    SessionEndEvent,
+    StateEvent,
+    TranscriptFinalEvent,
+    wire,
+)
 from store.events import EventLog, now_ms
 from store.profiles import ProfileStore
 from store.session_state import SessionStateStore, VersionConflict
@@ -66,6 +78,7 @@ class CodingPort(Protocol):
 
 @dataclass
 class StepResult:
+    # Wire forms of core.events models; after the commit, the recorded ones (seq, t_ms).
     events: list[dict[str, Any]] = field(default_factory=list)
     spoken: list[str] = field(default_factory=list)  # what the interviewer says, in order
     speak_turn_id: str | None = None
@@ -160,10 +173,10 @@ class InterviewEngine:
         return max(0, now_ms() - state.origin_ms)
 
     def _state_event(self, state: InterviewState) -> dict[str, Any]:
-        return {"type": "state", "phase": state.phase.value,
-                "difficulty": state.difficulty.value,
-                "questions_asked": state.main_questions_asked,
-                "answered": len(state.answered), "max_questions": state.config.max_questions}
+        return wire(StateEvent(phase=state.phase.value, difficulty=state.difficulty.value,
+                               questions_asked=state.main_questions_asked,
+                               answered=len(state.answered),
+                               max_questions=state.config.max_questions))
 
     def _ask(self, state: InterviewState, pick: Pick, result: StepResult) -> None:
         turn = Turn(turn_id=secrets.token_hex(6), question_id=pick.question.id,
@@ -180,10 +193,9 @@ class InterviewEngine:
             state.asked_question_ids.append(pick.question.id)
         else:
             state.followup_depth += 1
-        result.events.append({"type": "question", "text": turn.text,
-                              "question_id": pick.followup.id if pick.followup else
-                              pick.question.id, "phase": turn.phase.value,
-                              "turn_id": turn.turn_id})
+        result.events.append(wire(QuestionEvent(
+            text=turn.text, question_id=pick.followup.id if pick.followup else pick.question.id,
+            phase=cast(QuestionPhase, turn.phase.value), turn_id=turn.turn_id)))
         result.spoken.append(turn.text)
         result.speak_turn_id = turn.turn_id
 
@@ -225,10 +237,10 @@ class InterviewEngine:
                         difficulty=state.difficulty, asked_t_ms=self._t(state))
             state.turns.append(turn)
             state.current_turn_id = turn.turn_id
-            result.events.append({"type": "coding_task", **coding_task})
-            result.events.append({"type": "question", "text": text,
-                                  "question_id": state.coding_problem_id, "phase": "coding",
-                                  "turn_id": turn.turn_id})
+            result.events.append(wire(CodingTaskEvent.model_validate(coding_task)))
+            result.events.append(wire(QuestionEvent(
+                text=text, question_id=state.coding_problem_id, phase="coding",
+                turn_id=turn.turn_id)))
             result.spoken.append(text)
             result.speak_turn_id = turn.turn_id
         else:
@@ -242,14 +254,12 @@ class InterviewEngine:
             state.phase = Phase.final_feedback  # every live phase may end the interview
         report = final_report(state, self._coding_summary(state))
         text = self._closing_words(report)
-        result.events.append({"type": "feedback", "kind": "comment", "text": text,
-                              "final": True})
+        result.events.append(wire(FeedbackEvent(kind="comment", text=text, final=True)))
         result.spoken.append(text)
         transition(state, Phase.ended)
         state.ended_reason = reason
         state.current_turn_id = None
-        result.events.append({"type": "session_end",
-                              "report_url": self.report_url(state.session_id)})
+        result.events.append(wire(SessionEndEvent(report_url=self.report_url(state.session_id))))
 
     def _closing_words(self, report: Report) -> str:
         parts = ["That is the end of our interview. Thank you."]
@@ -301,7 +311,7 @@ class InterviewEngine:
             turn.answer = text if turn.answer is None else f"{turn.answer}\n{text}"
             turn.answered_t_ms = self._t(state)
             state.amend_point = None  # a new answer: the previous one is final
-            events = ([{"type": "transcript_final", "text": text, "turn_id": turn.turn_id}]
+            events = ([wire(TranscriptFinalEvent(text=text, turn_id=turn.turn_id))]
                       if emit_transcript else [])
             return StepResult(events=events)
 
@@ -358,8 +368,9 @@ class InterviewEngine:
             if any(not r.accepted for r in reviews):
                 cur.reviewer_flags.append("feedback failed review at least once")
             result = StepResult()
-            result.events.append({"type": "feedback", "kind": fb.kind, "text": fb.text,
-                                  "turn_id": cur.turn_id, "score": evaluation.score})
+            result.events.append(wire(FeedbackEvent(kind=fb.kind, text=fb.text,
+                                                    turn_id=cur.turn_id,
+                                                    score=evaluation.score)))
             result.spoken.append(fb.text)
             self.orchestrator.record_score(state, evaluation.score)
             if should_roll(state):
@@ -415,8 +426,8 @@ class InterviewEngine:
             for name in InterviewState.model_fields:
                 setattr(state, name, getattr(restored, name))
             state.amend_point = None
-            return StepResult(events=[{"type": "answer_amended", "turn_id": turn_id,
-                                       "text": text, "supersedes": superseded}])
+            return StepResult(events=[wire(AnswerAmendedEvent(turn_id=turn_id, text=text,
+                                                              supersedes=superseded))])
 
         amended = await self._step(session_id, fn)
         evaluated = await self.evaluate_pending(session_id)
@@ -431,8 +442,8 @@ class InterviewEngine:
             if cur is None or cur.turn_id != turn_id:
                 return None
             text = "Noted. Keep going; run the samples or submit when you are ready."
-            return StepResult(events=[{"type": "feedback", "kind": "comment", "text": text,
-                                       "turn_id": turn_id}], spoken=[text])
+            return StepResult(events=[wire(FeedbackEvent(kind="comment", text=text,
+                                                         turn_id=turn_id))], spoken=[text])
 
         return await self._step(session_id, fn)
 
@@ -453,8 +464,9 @@ class InterviewEngine:
                 "passed": result.get("passed", 0), "total": result.get("total", 0),
                 "t_ms": self._t(state)})
             fb_kind, text = coding_feedback(result, kind)
-            out = StepResult(events=[{"type": "feedback", "kind": fb_kind, "text": text,
-                                      "submission_id": sub_id}], spoken=[text])
+            out = StepResult(events=[wire(FeedbackEvent(kind=fb_kind, text=text,
+                                                        submission_id=sub_id))],
+                             spoken=[text])
             return out
 
         return await self._step(session_id, fn)
@@ -476,7 +488,7 @@ class InterviewEngine:
         return final_report(state, self._coding_summary(state), review or None)
 
 
-def coding_feedback(result: dict[str, Any], kind: str) -> tuple[str, str]:
+def coding_feedback(result: dict[str, Any], kind: str) -> tuple[FeedbackKind, str]:
     """Evidence → suggestion → judgement about a judge result, from its public view."""
     verdict = result.get("verdict")
     passed, total = result.get("passed", 0), result.get("total", 0)
@@ -509,6 +521,6 @@ def coding_feedback(result: dict[str, Any], kind: str) -> tuple[str, str]:
         "OLE": "It printed far too much output.",
         "IE": "The judge had an internal problem; please run it again.",
     }.get(str(verdict), "Look at the failing case.")
-    kind_out = "guidance" if passed and passed >= total / 2 else "correction"
+    kind_out: FeedbackKind = "guidance" if passed and passed >= total / 2 else "correction"
     return kind_out, (f"{passed} of {total} {label} pass.{where} {advice} "
                       "Not there yet, but keep going.")

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 
+from core.events import JudgeCaseEvent, JudgeResultEvent
 from judge.backends.base import SandboxBackend, SandboxUnavailable
 from judge.backends.selection import select_backend
 from judge.evidence import diff_against, evidence_text
@@ -115,10 +116,10 @@ class Worker:
             result.cases.append(case)
             await self.store.save_progress(result)
             if result.session_id:
-                await self.events.append(result.session_id, {
-                    "type": "judge_case", "submission_id": result.submission_id,
-                    "case_id": case.id, "kind": case.kind, "verdict": case.verdict.value,
-                    "time_ms": case.time_ms, "memory_kb": case.memory_kb})
+                await self.events.append(result.session_id, JudgeCaseEvent(
+                    submission_id=result.submission_id, case_id=case.id, kind=case.kind,
+                    verdict=case.verdict.value, time_ms=case.time_ms,
+                    memory_kb=case.memory_kb))
 
         try:
             outcome = await judge_code(problem, result.language, result.code, result.kind,
@@ -140,7 +141,7 @@ class Worker:
         result.evidence_text = evidence_text(result, reveal_hidden=True)
         if await self.store.finish(result) and result.session_id:
             await self.events.append(result.session_id,
-                                     {"type": "judge_result", **result.public_view()})
+                                     JudgeResultEvent.model_validate(result.public_view()))
 
     async def _internal_error(self, submission_id: str, message: str) -> None:
         result = await self.store.get(submission_id)

@@ -19,6 +19,7 @@ from audio.echo import EchoDetector
 from audio.sentences import split_for_speech
 from audio.tts import SpeechSynthesizer
 from audio.tts_cache import SpeechCache
+from core.events import ErrorEvent, TtsEndEvent, TtsStartEvent, TtsStopEvent
 from realtime.frames import Utterance
 from realtime.ports import Outbox
 
@@ -73,9 +74,9 @@ class Speaker:
             if not self._current.cancelled() and self._current.exception() is not None:
                 log.error("speaking failed", exc_info=self._current.exception())
                 with contextlib.suppress(Exception):
-                    await self._outbox.send_event({"type": "error", "code": "tts_failed",
-                                                   "message": "the interviewer's voice failed; "
-                                                              "the text is shown instead"})
+                    await self._outbox.send_event(ErrorEvent(
+                        code="tts_failed",
+                        message="the interviewer's voice failed; the text is shown instead"))
 
     async def stop(self) -> bool:
         """Barge-in: drop queued speech, cut the current one, tell the client. True if it did."""
@@ -92,7 +93,7 @@ class Speaker:
                 await self._current
         self._echo.reset()
         self._current_turn = None
-        await self._outbox.send_event({"type": "tts_stop", "turn_id": turn_id})
+        await self._outbox.send_event(TtsStopEvent(turn_id=turn_id))
         return True
 
     async def _piece_audio(self, text: str) -> bytes:
@@ -113,8 +114,8 @@ class Speaker:
                 self._echo.playing_until() or 0.0):
             self._echo.reset()  # a fresh timeline once the client has played everything
         self._current_turn = utterance.turn_id
-        await self._outbox.send_event({"type": "tts_start", "turn_id": utterance.turn_id,
-                                       "sample_rate": rate})
+        await self._outbox.send_event(TtsStartEvent(turn_id=utterance.turn_id,
+                                                    sample_rate=rate))
         chunk_bytes = int(rate * CHUNK_S) * 2
         first = True
         next_audio = asyncio.create_task(self._piece_audio(pieces[0]))
@@ -139,4 +140,4 @@ class Speaker:
                 next_audio.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await next_audio
-        await self._outbox.send_event({"type": "tts_end", "turn_id": utterance.turn_id})
+        await self._outbox.send_event(TtsEndEvent(turn_id=utterance.turn_id))

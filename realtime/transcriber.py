@@ -35,6 +35,7 @@ from audio.pcm import pcm16_to_float
 from audio.stt import Recognition, RecognitionBias, RecognitionRequest
 from audio.stt_pool import Priority, RecognitionPool, RecognizerBusy
 from audio.vad import FRAME_MS
+from core.events import TranscriptPartialEvent
 from realtime.frames import (
     AudioFrame,
     FinalTranscript,
@@ -276,9 +277,8 @@ class StreamingTranscriber:
             return
         turn.last_partial = full
         stable = join_segments([prefix, stable_tail])
-        await self._outbox.send_event({"type": "transcript_partial", "text": full,
-                                       "stable": stable,
-                                       "tentative": full[len(stable):].strip()})
+        await self._outbox.send_event(TranscriptPartialEvent(
+            text=full, stable=stable, tentative=full[len(stable):].strip()))
 
     def _speculate(self, turn: _Turn, pause: int) -> None:
         turn.speculation_pause = pause

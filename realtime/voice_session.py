@@ -26,6 +26,7 @@ from audio.echo import EchoDetector
 from audio.pcm import pcm16_to_float
 from audio.stt import RecognitionBias
 from audio.vad import FRAME_MS
+from core.events import ErrorEvent, TranscriptFinalEvent
 from realtime.audio_input import AudioInput
 from realtime.end_of_turn import TurnPhase, TurnTakingSettings
 from realtime.end_of_turn_judge import EndOfTurnJudge
@@ -261,8 +262,8 @@ class VoiceSession:
                 await self._amend(answer, final)
                 continue
             turn_id = self._context_turn_id or self._spoken_turn_id or self._new_turn_id()
-            await self._outbox.send_event({"type": "transcript_final", "text": final.text,
-                                           "turn_id": turn_id})
+            await self._outbox.send_event(TranscriptFinalEvent(text=final.text,
+                                                               turn_id=turn_id))
             answer = _Answer(turn_id, final.text)
             self._answers[final.turn] = answer
             try:
@@ -270,10 +271,10 @@ class VoiceSession:
             except Exception:
                 log.exception("the interview engine failed on a spoken answer")
                 del self._answers[final.turn]
-                await self._outbox.send_event({
-                    "type": "error", "code": "answer_failed",
-                    "message": "your answer was heard but could not be processed; "
-                               "please repeat it or type it"})
+                await self._outbox.send_event(ErrorEvent(
+                    code="answer_failed",
+                    message="your answer was heard but could not be processed; "
+                            "please repeat it or type it"))
                 continue
             await self._reply(final, texts, turn_id)
 
@@ -281,18 +282,18 @@ class VoiceSession:
         assert self._on_amend is not None
         # The transcriber decoded the earlier words again with the new ones: one answer.
         text = final.text
-        await self._outbox.send_event({"type": "transcript_final", "text": text,
-                                       "turn_id": answer.turn_id, "amended": True})
+        await self._outbox.send_event(TranscriptFinalEvent(text=text, turn_id=answer.turn_id,
+                                                           amended=True))
         answer.text = text
         self._answers[final.turn] = answer
         try:
             texts = await self._on_amend(text, answer.turn_id)
         except Exception as exc:
             log.warning("could not amend answer %s: %s", answer.turn_id, exc)
-            await self._outbox.send_event({
-                "type": "error", "code": "answer_not_amended",
-                "message": "what you said after the pause could not be added to your "
-                           "answer; please answer the current question"})
+            await self._outbox.send_event(ErrorEvent(
+                code="answer_not_amended",
+                message="what you said after the pause could not be added to your "
+                        "answer; please answer the current question"))
             return
         self.amendments += 1
         await self._reply(final, texts, answer.turn_id)

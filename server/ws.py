@@ -26,6 +26,14 @@ from starlette.websockets import WebSocketState
 
 from agents.engine import InterviewEngine, InterviewError, StepResult
 from agents.state import Phase
+from core.events import (
+    CodeChangeEvent,
+    ErrorEvent,
+    Event,
+    SubmissionQueuedEvent,
+    to_client,
+    wire,
+)
 from judge.errors import JudgeError
 from server.deps import check_session_token
 from server.errors import VivaError
@@ -56,6 +64,11 @@ CLOSE_TOO_BIG = 1009
 CLOSE_TRY_LATER = 1013
 
 
+def unrecorded_error(code: str, message: str) -> dict[str, Any]:
+    """An error sent without recording it (no session yet, Redis down): ``seq`` 0."""
+    return wire(ErrorEvent(code=code, message=message, seq=0))
+
+
 class Connection:
     """Implements ``realtime.ports.Outbox`` for one client."""
 
@@ -72,8 +85,13 @@ class Connection:
     async def _send_json(self, event: dict[str, Any]) -> None:
         if self.closed or self.ws.application_state != WebSocketState.CONNECTED:
             return
+        # Every frame passes the event models, replays of recorded events included.
+        data, problem = to_client(event)
+        if problem is not None:
+            log.error("session %s: event seq %s does not match the event schema: %s",
+                      self.session_id, event.get("seq"), problem)
         try:
-            await self.ws.send_text(json.dumps(event, separators=(",", ":")))
+            await self.ws.send_text(json.dumps(data, separators=(",", ":")))
         except (WebSocketDisconnect, RuntimeError):
             self.closed = True
 
@@ -105,7 +123,7 @@ class Connection:
                 return sent
         return sent + await self.flush_until(events[-1]["seq"])
 
-    async def send_event(self, event: dict[str, Any]) -> dict[str, Any]:
+    async def send_event(self, event: Event) -> dict[str, Any]:
         recorded = await self.events.append(self.session_id, event)
         await self.flush_until(recorded["seq"])
         return recorded
@@ -123,7 +141,7 @@ class Connection:
         if self.metrics is not None:
             self.metrics.errors.inc(code=code, where="ws")
         try:
-            await self.send_event({"type": "error", "code": code, "message": message})
+            await self.send_event(ErrorEvent(code=code, message=message))
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
             await self.send_unrecorded_error(code, message, count=False)
 
@@ -133,8 +151,7 @@ class Connection:
         if count and self.metrics is not None:
             self.metrics.errors.inc(code=code, where="ws")
         async with self.lock:
-            await self._send_json({"type": "error", "seq": 0, "code": code,
-                                   "message": message})
+            await self._send_json(unrecorded_error(code, message))
 
 
 class SessionLink:
@@ -356,8 +373,8 @@ class SessionLink:
                 raise InterviewError("no_audio", "send audio_config before ending a spoken turn")
             await self.voice.end_turn()
         elif isinstance(msg, CodeChange):
-            await self.conn.send_event({"type": "code_change", "problem_id": msg.problem_id,
-                                        "language": msg.language, "code": msg.code})
+            await self.conn.send_event(CodeChangeEvent(problem_id=msg.problem_id,
+                                                       language=msg.language, code=msg.code))
         elif isinstance(msg, Submit):
             await self.submit(msg)
 
@@ -373,9 +390,9 @@ class SessionLink:
                                                 msg.code, msg.kind)
         except JudgeError as exc:
             raise InterviewError(exc.code, exc.message) from exc
-        await self.conn.send_event({"type": "submission_queued",
-                                    "submission_id": submission_id, "kind": msg.kind,
-                                    "problem_id": msg.problem_id, "language": msg.language})
+        await self.conn.send_event(SubmissionQueuedEvent(
+            submission_id=submission_id, kind=msg.kind, problem_id=msg.problem_id,
+            language=msg.language))
 
     # -- voice ------------------------------------------------------------------------
 
@@ -449,14 +466,12 @@ async def session_socket(ws: WebSocket, session_id: str) -> None:
         await check_session_token(app_state.redis, settings, session_id,
                                   ws.query_params.get("token"))
     except VivaError as exc:
-        await ws.send_text(json.dumps({"type": "error", "seq": 0, "code": exc.code,
-                                       "message": exc.message}))
+        await ws.send_text(json.dumps(unrecorded_error(exc.code, exc.message)))
         await ws.close(code=CLOSE_POLICY)
         return
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
         code, message = describe_redis_error(exc)
-        await ws.send_text(json.dumps({"type": "error", "seq": 0, "code": code,
-                                       "message": message}))
+        await ws.send_text(json.dumps(unrecorded_error(code, message)))
         await ws.close(code=CLOSE_TRY_LATER)
         return
     link = SessionLink(ws, session_id, settings, app_state.engine, app_state)

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 
 from agents.engine import InterviewError
 from agents.state import InterviewState, SessionConfig
+from core.events import ReviewEvent
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
 from server.recording import events_ndjson, render_report_html, webvtt
@@ -107,8 +108,8 @@ async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep
     await redis.hset(f"viva:session:{session_id}:review",
                      mapping={"overall_score": body.overall_score, "note": body.note,
                               "reviewer": body.reviewer})
-    await engine.events.append(session_id, {"type": "review", "overall_score":
-                                            body.overall_score, "note": body.note})
+    await engine.events.append(session_id, ReviewEvent(overall_score=body.overall_score,
+                                                       note=body.note))
     return {"status": "ok"}
 
 
