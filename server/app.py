@@ -119,10 +119,11 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
     install_error_handlers(app)
 
     from server.metrics import router as metrics_router
-    from server.routes import sessions
+    from server.routes import schema, sessions
     from server.ws import router as ws_router
 
     app.include_router(sessions.router)
+    app.include_router(schema.router)
     app.include_router(ws_router)
     app.include_router(metrics_router)
     for name in ("judge_routes", "pages"):

@@ -64,6 +64,20 @@ def _grade(args: argparse.Namespace) -> int:
     return asyncio.run(grade_batch_file(Path(args.batch)))
 
 
+def _schema(args: argparse.Namespace) -> int:
+    import json
+
+    from core.events import events_json_schema
+    from server.event_types_ts import typescript_from_schema
+
+    schema = events_json_schema()
+    if args.typescript:
+        sys.stdout.write(typescript_from_schema(schema))
+    else:
+        print(json.dumps(schema, indent=2))
+    return 0
+
+
 def _bench(rest: list[str]) -> int:
     if not rest or rest[0] not in BENCHES:
         print(f"usage: viva bench {{{','.join(BENCHES)}}} [--json]", file=sys.stderr)
@@ -106,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     report.add_argument("session_id")
     report.add_argument("--format", choices=["json", "html", "vtt"], default="json")
     report.set_defaults(func=_report)
+    schema = sub.add_parser("schema", help="print a wire schema: viva schema events")
+    schema.add_argument("name", choices=["events"])
+    schema.add_argument("--typescript", action="store_true",
+                        help="TypeScript declarations (web/src/shared/events.gen.ts) instead")
+    schema.set_defaults(func=_schema)
     grade = sub.add_parser("grade", help="grade answers: --batch FILE.jsonl")
     grade.add_argument("--batch", required=True)
     grade.set_defaults(func=_grade)
