@@ -8,7 +8,6 @@ The app's lifespan builds one with ``await JudgeService.create(settings, redis)`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -18,6 +17,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from core.tasks import Supervisor
 from judge.backends.base import SandboxBackend, SandboxUnavailable
 from judge.backends.selection import select_backend
 from judge.errors import JudgeError
@@ -30,6 +30,7 @@ from judge.worker import Worker
 
 log = logging.getLogger("viva.judge")
 MAX_CODE_BYTES = 64 * 1024
+WORKER_RESTARTS = 1_000_000  # in effect forever, one a second (a Redis outage ends)
 
 
 class JudgeService:
@@ -45,6 +46,7 @@ class JudgeService:
         self.backend_reason = ""
         self.worker: Worker | None = None
         self._worker_task: asyncio.Task[None] | None = None
+        self._stages = Supervisor("judge service", logger=log, restart_delay_s=1.0)
         self._backend_lock = asyncio.Lock()
 
     @classmethod
@@ -87,20 +89,20 @@ class JudgeService:
         return self.backend.name if self.backend else "none"
 
     def start_worker(self, **options: Any) -> Worker:
-        """Run one worker in this process (owned here; stopped by ``aclose``)."""
+        """Run one worker in this process (owned here; stopped by ``aclose``). A worker loop
+        that fails (Redis gone, a bug) is logged and started again, for as long as the
+        service lives: a judge that stops silently would leave every submission queued."""
         if self.worker is None:
             self.worker = Worker(self.redis, self.registry, self.get_backend, **options)
-            self._worker_task = asyncio.create_task(self.worker.run(), name="judge-worker")
+            self._worker_task = self._stages.spawn(self.worker.run, "judge-worker",
+                                                   restarts=WORKER_RESTARTS)
         return self.worker
 
     async def aclose(self) -> None:
         if self.worker is not None:
             self.worker.stop()
-        if self._worker_task is not None:
-            self._worker_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker_task
-            self._worker_task = None
+        await self._stages.aclose()
+        self._worker_task = None
         if self.backend is not None:
             await self.backend.aclose()
 

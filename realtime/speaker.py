@@ -9,7 +9,6 @@ cuts the current utterance (barge-in) and tells the client to drop what it buffe
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from audio.sentences import split_for_speech
 from audio.tts import SpeechSynthesizer
 from audio.tts_cache import SpeechCache
 from core.events import ErrorEvent, TtsEndEvent, TtsStartEvent, TtsStopEvent
+from core.tasks import cancel_and_wait
 from realtime.frames import Utterance
 from realtime.ports import Outbox
 
@@ -67,16 +67,15 @@ class Speaker:
             try:
                 await asyncio.wait({self._current})
             except asyncio.CancelledError:
-                self._current.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await self._current
+                await cancel_and_wait(self._current, context="speaker", logger=log)
                 raise
             if not self._current.cancelled() and self._current.exception() is not None:
                 log.error("speaking failed", exc_info=self._current.exception())
-                with contextlib.suppress(Exception):
-                    await self._outbox.send_event(ErrorEvent(
-                        code="tts_failed",
-                        message="the interviewer's voice failed; the text is shown instead"))
+                # The stage goes on with the next utterance; a failure to tell the client
+                # ends it, and its owner (the voice session) logs, reports and restarts it.
+                await self._outbox.send_event(ErrorEvent(
+                    code="tts_failed",
+                    message="the interviewer's voice failed; the text is shown instead"))
 
     async def stop(self) -> bool:
         """Barge-in: drop queued speech, cut the current one, tell the client. True if it did."""
@@ -88,9 +87,7 @@ class Speaker:
             dropped = self._queue.get_nowait()
             turn_id = turn_id or dropped.turn_id
         if self._current is not None and not self._current.done():
-            self._current.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._current
+            await cancel_and_wait(self._current, context="speaker", logger=log)
         self._echo.reset()
         self._current_turn = None
         await self._outbox.send_event(TtsStopEvent(turn_id=turn_id))
@@ -137,7 +134,5 @@ class Speaker:
                                 utterance.marks.as_event(utterance.turn_id))
         finally:
             if not next_audio.done():
-                next_audio.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await next_audio
+                await cancel_and_wait(next_audio, context="speaker", logger=log)
         await self._outbox.send_event(TtsEndEvent(turn_id=utterance.turn_id))

@@ -36,6 +36,7 @@ from audio.stt import Recognition, RecognitionBias, RecognitionRequest
 from audio.stt_pool import Priority, RecognitionPool, RecognizerBusy
 from audio.vad import FRAME_MS
 from core.events import TranscriptPartialEvent
+from core.tasks import cancel_and_wait
 from realtime.frames import (
     AudioFrame,
     FinalTranscript,
@@ -368,7 +369,5 @@ class StreamingTranscriber:
     async def _cancel(task: asyncio.Task[Recognition] | asyncio.Task[None] | None) -> None:
         if task is None or task.done():
             return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        await cancel_and_wait(task, context="transcriber", logger=log)
 

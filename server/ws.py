@@ -6,6 +6,10 @@
   app process) reach the client in seq order without holding a Redis connection per socket.
 - The reactor turns some events into interview steps (a finished submission → the
   interviewer talks about it), one at a time.
+The tailer and the reactor are owned by a ``core.tasks.Supervisor``: a failure is logged with
+the session id and surfaced — a failed reaction becomes an ``error`` event and the reactor
+goes on; a dead tailer closes the socket with 1011 and a reason, so the client reconnects and
+resumes instead of waiting for events that will never come.
 Events this process produces are committed to the stream first and then flushed, so the
 client never sees an event that a restart could lose, and a reconnect replays from seq.
 """
@@ -13,7 +17,6 @@ client never sees an event that a restart could lose, and a reconnect replays fr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -34,6 +37,7 @@ from core.events import (
     to_client,
     wire,
 )
+from core.tasks import Supervisor
 from judge.errors import JudgeError
 from server.deps import check_session_token
 from server.errors import VivaError
@@ -61,6 +65,7 @@ router = APIRouter()
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+CLOSE_INTERNAL = 1011
 CLOSE_TRY_LATER = 1013
 
 
@@ -168,7 +173,8 @@ class SessionLink:
         self.conn = Connection(ws, session_id, engine.events, self.metrics)
         self.reactions: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.voice: Any = None  # realtime.voice_session.VoiceSession when in voice mode
-        self.tasks: list[asyncio.Task[None]] = []
+        self.stages = Supervisor(f"session {session_id}", on_failure=self._stage_failed,
+                                 logger=log)
         self.step_lock = asyncio.Lock()
         # The tailer waits for the client to say where it is (start = from the beginning,
         # resume = after its last seq), so a reconnect never gets events twice.
@@ -234,6 +240,35 @@ class SessionLink:
                 code, message = describe_redis_error(exc)
                 await self.conn.send_unrecorded_error(
                     code, f"{message} The result will be discussed when it is back.")
+            except (InterviewError, VivaError) as exc:
+                # e.g. a conflict that outlasted the retries: this result is not discussed,
+                # the next one is (the reactor goes on).
+                log.warning("session %s: no feedback on submission %s: %s %s",
+                            self.session_id, event.get("submission_id"), exc.code,
+                            exc.message)
+                await self.conn.error(exc.code, "the interviewer could not discuss this "
+                                                f"result: {exc.message}")
+            except Exception:
+                log.exception("session %s: feedback on submission %s failed",
+                              self.session_id, event.get("submission_id"))
+                await self.conn.error("internal_error", "the interviewer could not discuss "
+                                                        "this result; the evidence is shown")
+
+    async def _stage_failed(self, name: str, exc: BaseException) -> None:
+        """Surface a dead stage (it is already logged with the session id)."""
+        if name == "ws-react":
+            await self.conn.error("internal_error", "the interviewer stopped reacting to "
+                                                    "results and is restarting")
+            return
+        reason = f"internal error: {name} failed ({type(exc).__name__})"
+        await self.conn.send_unrecorded_error("internal_error",
+                                              f"{reason}; reconnect to resume the interview")
+        self.conn.closed = True
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            try:
+                await self.ws.close(code=CLOSE_INTERNAL, reason=reason[:120])
+            except (WebSocketDisconnect, RuntimeError):
+                pass
 
     async def _update_voice_context(self) -> None:
         if self.voice is None:
@@ -252,8 +287,8 @@ class SessionLink:
     # -- incoming ---------------------------------------------------------------------
 
     async def run(self) -> None:
-        self.tasks = [asyncio.create_task(self.tail(), name="ws-tail"),
-                      asyncio.create_task(self.react(), name="ws-react")]
+        self.stages.spawn(self.tail, "ws-tail")
+        self.stages.spawn(self.react, "ws-react", restarts=3)
         try:
             while True:
                 message = await self.ws.receive()
@@ -265,11 +300,7 @@ class SessionLink:
                     await self.on_text(message["text"])
         finally:
             self.conn.closed = True
-            for task in self.tasks:
-                task.cancel()
-            for task in self.tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+            await self.stages.aclose()
             if self.voice is not None:
                 await self.voice.aclose()
 
@@ -322,6 +353,12 @@ class SessionLink:
             await self.conn.error(exc.code, exc.message)
         except VivaError as exc:
             await self.conn.error(exc.code, exc.message)
+        except Exception:
+            # A bug, not the client's fault: logged with the session, refused with a code,
+            # and the connection goes on (what was committed before the failure stands).
+            log.exception("session %s: %s message failed", self.session_id, raw["type"])
+            await self.conn.error("internal_error", f"the server failed on this "
+                                                    f"{raw['type']!r} message; try again")
 
     async def dispatch(self, msg: Any) -> None:
         if isinstance(msg, Start):
@@ -434,7 +471,7 @@ class SessionLink:
                 complete_ms=s.silence_ms_conversation, coding_complete_ms=s.silence_ms_coding,
                 think_ms=s.think_ms_conversation, coding_think_ms=s.think_ms_coding,
                 hard_question_extra_ms=s.think_ms_hard_extra, max_turn_s=s.turn_max_s),
-            amend_window_ms=s.amend_window_ms)
+            amend_window_ms=s.amend_window_ms, session_id=self.session_id)
         return self.voice
 
     async def on_binary(self, data: bytes) -> None:
