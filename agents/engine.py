@@ -13,7 +13,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, ClassVar, Protocol, cast
 
 import redis.asyncio as aioredis
 
@@ -27,6 +27,7 @@ from agents.question_bank import QuestionBank, Topic
 from agents.resume import parse_resume
 from agents.state import AmendPoint, InterviewState, Phase, PointScore, SessionConfig, Turn
 from agents.summary import Report, final_report, rolling_summary, should_roll
+from core.errors import AppError
 from core.events import (
     AnswerAmendedEvent,
     CodingTaskEvent,
@@ -56,12 +57,17 @@ ROLE_TOPICS = {
 }
 
 
-class InterviewError(Exception):
+class InterviewError(AppError):
     """A request the interview cannot take now; ``code`` is stable, ``message`` says why."""
 
+    status = 409  # the interview is not in a state to take it
+    statuses: ClassVar[dict[str, int]] = {
+        "not_found": 404, "too_large": 413, "empty_answer": 422, "invalid_input": 422,
+        "judge_unavailable": 503, "voice_unavailable": 503}
+    retryable_codes: ClassVar[frozenset[str]] = frozenset({"conflict"})
+
     def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code, self.message = code, message
+        super().__init__(message, code=code)
 
 
 class _NeedCodingTask(Exception):

@@ -29,6 +29,7 @@ from starlette.websockets import WebSocketState
 
 from agents.engine import InterviewEngine, InterviewError, StepResult
 from agents.state import Phase
+from core.errors import AppError
 from core.events import (
     CodeChangeEvent,
     ErrorEvent,
@@ -38,9 +39,7 @@ from core.events import (
     wire,
 )
 from core.tasks import Supervisor
-from judge.errors import JudgeError
 from server.deps import check_session_token
-from server.errors import VivaError
 from server.metrics import Metrics
 from server.rate_limit import TokenBucket
 from server.settings import Settings
@@ -150,6 +149,10 @@ class Connection:
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
             await self.send_unrecorded_error(code, message, count=False)
 
+    async def refuse(self, exc: AppError) -> None:
+        """The one mapping of a domain error (any ``AppError``) to a websocket ``error``."""
+        await self.error(exc.code, exc.message)
+
     async def send_unrecorded_error(self, code: str, message: str, *,
                                     count: bool = True) -> None:
         """An error that cannot be recorded (Redis is down): seq 0 marks it unrecorded."""
@@ -240,7 +243,7 @@ class SessionLink:
                 code, message = describe_redis_error(exc)
                 await self.conn.send_unrecorded_error(
                     code, f"{message} The result will be discussed when it is back.")
-            except (InterviewError, VivaError) as exc:
+            except AppError as exc:
                 # e.g. a conflict that outlasted the retries: this result is not discussed,
                 # the next one is (the reactor goes on).
                 log.warning("session %s: no feedback on submission %s: %s %s",
@@ -349,10 +352,8 @@ class SessionLink:
             code, message = describe_redis_error(exc)
             await self.conn.send_unrecorded_error(
                 code, f"This message was not accepted: {message}")
-        except InterviewError as exc:
-            await self.conn.error(exc.code, exc.message)
-        except VivaError as exc:
-            await self.conn.error(exc.code, exc.message)
+        except AppError as exc:
+            await self.conn.refuse(exc)
         except Exception:
             # A bug, not the client's fault: logged with the session, refused with a code,
             # and the connection goes on (what was committed before the failure stands).
@@ -422,11 +423,8 @@ class SessionLink:
         state = await self.engine.load(self.session_id)
         if state.phase == Phase.ended:
             raise InterviewError("ended", "the interview has ended")
-        try:
-            submission_id = await judge.enqueue(self.session_id, msg.problem_id, msg.language,
-                                                msg.code, msg.kind)
-        except JudgeError as exc:
-            raise InterviewError(exc.code, exc.message) from exc
+        submission_id = await judge.enqueue(self.session_id, msg.problem_id, msg.language,
+                                            msg.code, msg.kind)
         await self.conn.send_event(SubmissionQueuedEvent(
             submission_id=submission_id, kind=msg.kind, problem_id=msg.problem_id,
             language=msg.language))
@@ -486,12 +484,10 @@ class SessionLink:
         await self._voice_call(self.voice.feed(data))
 
     async def _voice_call(self, call: Any) -> None:
-        from realtime.voice_session import VoiceInputError
-
         try:
             await call
-        except VoiceInputError as exc:
-            await self.conn.error(exc.code, exc.message)
+        except AppError as exc:  # a VoiceInputError: the frame is dropped, the session goes on
+            await self.conn.refuse(exc)
 
 
 @router.websocket("/ws/sessions/{session_id}")
@@ -502,7 +498,7 @@ async def session_socket(ws: WebSocket, session_id: str) -> None:
     try:
         await check_session_token(app_state.redis, settings, session_id,
                                   ws.query_params.get("token"))
-    except VivaError as exc:
+    except AppError as exc:
         await ws.send_text(json.dumps(unrecorded_error(exc.code, exc.message)))
         await ws.close(code=CLOSE_POLICY)
         return
