@@ -12,7 +12,6 @@ import logging
 import random
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -23,8 +22,9 @@ from judge.backends.selection import select_backend
 from judge.errors import JudgeError
 from judge.languages import LANGUAGES
 from judge.models import SubmissionResult
-from judge.problems import Problem, ProblemRegistry, default_bank_dir
+from judge.problems import Problem, ProblemRegistry
 from judge.queue import JobQueue
+from judge.settings import JudgeSettings
 from judge.submissions import SubmissionStore
 from judge.worker import Worker
 
@@ -35,7 +35,9 @@ WORKER_RESTARTS = 1_000_000  # in effect forever, one a second (a Redis outage e
 
 class JudgeService:
     def __init__(self, redis: aioredis.Redis, registry: ProblemRegistry, *,
-                 backend_choice: str = "auto", max_code_bytes: int = MAX_CODE_BYTES):
+                 backend_choice: str = "auto", max_code_bytes: int = MAX_CODE_BYTES,
+                 settings: JudgeSettings | None = None):
+        self.settings = settings or JudgeSettings()
         self.redis = redis
         self.registry = registry
         self.backend_choice = backend_choice
@@ -50,15 +52,13 @@ class JudgeService:
         self._backend_lock = asyncio.Lock()
 
     @classmethod
-    async def create(cls, settings: Any, redis: aioredis.Redis, *,
+    async def create(cls, settings: JudgeSettings, redis: aioredis.Redis, *,
                      start_worker: bool = False) -> JudgeService:
-        """From any settings object with ``bank_dir``, ``judge_backend``, ``max_code_bytes``;
-        ``start_worker`` runs one in-process worker (``viva serve``'s default)."""
-        bank_dir = Path(getattr(settings, "bank_dir", None) or default_bank_dir())
-        service = cls(redis, ProblemRegistry.from_bank(bank_dir),
-                      backend_choice=getattr(settings, "judge_backend", "auto"),
-                      max_code_bytes=min(getattr(settings, "max_code_bytes", MAX_CODE_BYTES),
-                                         MAX_CODE_BYTES))
+        """From the judge's settings section; ``start_worker`` runs one in-process worker
+        (``viva serve``'s default)."""
+        service = cls(redis, ProblemRegistry.from_bank(settings.bank_dir, settings.cache_dir),
+                      backend_choice=settings.backend, max_code_bytes=settings.max_code_bytes,
+                      settings=settings)
         await service.get_backend(required=False)
         await service.queue.ensure_group()
         if start_worker:
@@ -74,7 +74,7 @@ class JudgeService:
                 await self.backend.aclose()  # e.g. its warm pool
                 self.backend = None
             try:
-                self.backend = await select_backend(self.backend_choice)
+                self.backend = await select_backend(self.settings, choice=self.backend_choice)
                 self.backend_reason = ""
             except SandboxUnavailable as exc:
                 self.backend, self.backend_reason = None, str(exc)

@@ -49,7 +49,7 @@ async def _start_judge(app: FastAPI, settings: Settings, redis: aioredis.Redis) 
     except ImportError as exc:  # the judge package is optional for text-only deployments
         log.warning("judge unavailable: %s", exc)
         return None
-    judge = await JudgeService.create(settings=settings, redis=redis,
+    judge = await JudgeService.create(settings=settings.judge, redis=redis,
                                       start_worker=settings.judge_in_process_worker)
     return judge
 

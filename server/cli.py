@@ -16,9 +16,12 @@ BENCHES = ("voice", "stt", "judge", "load", "grading")
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.settings import get_settings
+    from server.settings import get_settings, share_reviewer_token
 
     settings = get_settings()
+    if share_reviewer_token(settings):
+        print(f"viva serve: development reviewer token (for /review): "
+              f"{settings.reviewer_token}", file=sys.stderr)
     host = args.host or settings.host
     port = args.port or settings.port
     workers = args.workers or settings.workers
@@ -95,12 +98,14 @@ def main(argv: list[str] | None = None) -> int:
         return _bench(argv[1:])
     if argv[:1] == ["judge"]:
         from judge.cli import main as judge_main
+        from server.settings import get_settings
 
-        return int(judge_main(argv[1:]))
+        return int(judge_main(argv[1:], get_settings().judge))
     if argv[:1] == ["worker"]:
         from judge.worker import main as worker_main
+        from server.settings import get_settings
 
-        return int(worker_main(argv[1:]))
+        return int(worker_main(argv[1:], get_settings().judge))
     parser = argparse.ArgumentParser(prog="viva", description="Viva mock interviewer")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the web app and API")

@@ -50,6 +50,7 @@ from server.ws_messages import (
     CodeChange,
     End,
     EndTurn,
+    MessageLimits,
     Resume,
     Start,
     Submit,
@@ -184,6 +185,8 @@ class SessionLink:
         self.following = asyncio.Event()
         # Text frames per connection; a flood is refused without writing anything to Redis.
         self.text_rate = TokenBucket(settings.ws_messages_per_s, settings.ws_messages_burst)
+        self.message_limits = MessageLimits(max_answer_chars=settings.max_answer_chars,
+                                            max_code_bytes=settings.max_code_bytes)
         self.last_refusal_notice = -1.0
 
     # -- outgoing ---------------------------------------------------------------------
@@ -338,7 +341,7 @@ class SessionLink:
                                                   f"expected one of {sorted(KNOWN_TYPES)}")
             return
         try:
-            msg = client_message.validate_python(raw)
+            msg = client_message.validate_python(raw, context=self.message_limits)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(x) for x in first.get("loc", ())[1:])
