@@ -63,8 +63,15 @@ def _report(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     from agents.batch_grading import grade_batch_file
+    from agents.providers.factory import make_provider
+    from server.settings import get_settings
 
-    return asyncio.run(grade_batch_file(Path(args.batch)))
+    settings = get_settings()
+    provider = make_provider(settings.llm_provider, openai_base_url=settings.openai_base_url,
+                             openai_api_key=settings.openai_api_key,
+                             openai_model=settings.openai_model,
+                             local_model_path=settings.local_model_path)
+    return asyncio.run(grade_batch_file(Path(args.batch), provider))
 
 
 def _schema(args: argparse.Namespace) -> int:
