@@ -40,6 +40,7 @@ from core.events import (
     TranscriptFinalEvent,
     wire,
 )
+from store import keys
 from store.events import EventLog, now_ms
 from store.profiles import ProfileStore
 from store.session_state import SessionStateStore, VersionConflict
@@ -143,7 +144,7 @@ class InterviewEngine:
             skills=resume.skills, weak_points=weak_keys, origin_ms=now_ms(),
         )
         await self.states.commit(session_id, state, 0, [self._state_event(state)])
-        await self.redis.sadd("viva:sessions", session_id)
+        await self.redis.sadd(keys.SESSIONS_INDEX, session_id)
         return state
 
     def _topic_of(self, question_id: str) -> str | None:
@@ -490,7 +491,7 @@ class InterviewEngine:
 
     async def report(self, session_id: str) -> Report:
         state = await self.load(session_id)
-        review = await self.redis.hgetall(f"viva:session:{session_id}:review")
+        review = await self.redis.hgetall(keys.session_review(session_id))
         return final_report(state, self._coding_summary(state), review or None)
 
 
