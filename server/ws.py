@@ -20,11 +20,12 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.exceptions
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketState
 
 from agents.engine import InterviewEngine, InterviewError, StepResult
@@ -47,6 +48,7 @@ from server.ws_messages import (
     KNOWN_TYPES,
     Answer,
     AudioConfig,
+    ClientMessage,
     CodeChange,
     End,
     EndTurn,
@@ -364,60 +366,69 @@ class SessionLink:
             await self.conn.error("internal_error", f"the server failed on this "
                                                     f"{raw['type']!r} message; try again")
 
-    async def dispatch(self, msg: Any) -> None:
-        if isinstance(msg, Start):
-            t0 = time.perf_counter()
-            self.following.set()
-            async with self.step_lock:
-                result = await self.engine.recover(self.session_id)
-                started = await self.engine.start(self.session_id)
-            await self.conn.flush_until()
-            if self.metrics is not None and started.events:
-                self.metrics.start_latency.observe(time.perf_counter() - t0)
-            state = await self.engine.load(self.session_id)
-            if state.config.mode == "voice":
-                await self._ensure_voice()
-            await self.publish(result)
-            spoken = started.spoken or ([state.current_turn.text]
-                                        if state.current_turn and not started.events else [])
-            await self.publish(StepResult(started.events, spoken, started.speak_turn_id))
-        elif isinstance(msg, Resume):
-            async with self.conn.lock:
-                self.conn.last_sent = min(msg.after_seq, await self.engine.events.last_seq(
-                    self.session_id))
-            self.following.set()
-            async with self.step_lock:
-                result = await self.engine.recover(self.session_id)
-            sent = await self.conn.flush_until()
-            self._react(sent, replay=True)
-            await self.publish(result)
-        elif isinstance(msg, Answer):
-            if len(msg.text) > self.settings.max_answer_chars:
-                raise InterviewError("too_large", "answers are limited to "
-                                                  f"{self.settings.max_answer_chars} characters")
-            t0 = time.perf_counter()
-            async with self.step_lock:
-                result = await self.engine.answer(self.session_id, msg.text)
-            await self.publish(result)
-            if self.metrics is not None:
-                self.metrics.answer_latency.observe(time.perf_counter() - t0)
-        elif isinstance(msg, End):
-            async with self.step_lock:
-                result = await self.engine.end(self.session_id)
-            await self.publish(result)
-        elif isinstance(msg, AudioConfig):
-            voice = await self._ensure_voice()
-            await self._voice_call(voice.configure(msg.sample_rate, msg.encoding))
-            await self._update_voice_context()
-        elif isinstance(msg, EndTurn):
-            if self.voice is None:
-                raise InterviewError("no_audio", "send audio_config before ending a spoken turn")
-            await self.voice.end_turn()
-        elif isinstance(msg, CodeChange):
-            await self.conn.send_event(CodeChangeEvent(problem_id=msg.problem_id,
-                                                       language=msg.language, code=msg.code))
-        elif isinstance(msg, Submit):
-            await self.submit(msg)
+    async def dispatch(self, msg: ClientMessage) -> None:
+        """Route a validated message to its handler (one per client message type)."""
+        handlers: dict[type[BaseModel], Callable[[Any], Awaitable[None]]] = {
+            Start: self.on_start, Resume: self.on_resume, Answer: self.on_answer,
+            End: self.on_end, AudioConfig: self.on_audio_config, EndTurn: self.on_end_turn,
+            CodeChange: self.on_code_change, Submit: self.submit,
+        }
+        await handlers[type(msg)](msg)
+
+    async def on_start(self, msg: Start) -> None:
+        t0 = time.perf_counter()
+        self.following.set()
+        async with self.step_lock:
+            result = await self.engine.recover(self.session_id)
+            started = await self.engine.start(self.session_id)
+        await self.conn.flush_until()
+        if self.metrics is not None and started.events:
+            self.metrics.start_latency.observe(time.perf_counter() - t0)
+        state = await self.engine.load(self.session_id)
+        if state.config.mode == "voice":
+            await self._ensure_voice()
+        await self.publish(result)
+        spoken = started.spoken or ([state.current_turn.text]
+                                    if state.current_turn and not started.events else [])
+        await self.publish(StepResult(started.events, spoken, started.speak_turn_id))
+
+    async def on_resume(self, msg: Resume) -> None:
+        async with self.conn.lock:
+            self.conn.last_sent = min(msg.after_seq, await self.engine.events.last_seq(
+                self.session_id))
+        self.following.set()
+        async with self.step_lock:
+            result = await self.engine.recover(self.session_id)
+        sent = await self.conn.flush_until()
+        self._react(sent, replay=True)
+        await self.publish(result)
+
+    async def on_answer(self, msg: Answer) -> None:
+        t0 = time.perf_counter()
+        async with self.step_lock:
+            result = await self.engine.answer(self.session_id, msg.text)
+        await self.publish(result)
+        if self.metrics is not None:
+            self.metrics.answer_latency.observe(time.perf_counter() - t0)
+
+    async def on_end(self, msg: End) -> None:
+        async with self.step_lock:
+            result = await self.engine.end(self.session_id)
+        await self.publish(result)
+
+    async def on_audio_config(self, msg: AudioConfig) -> None:
+        voice = await self._ensure_voice()
+        await self._voice_call(voice.configure(msg.sample_rate, msg.encoding))
+        await self._update_voice_context()
+
+    async def on_end_turn(self, msg: EndTurn) -> None:
+        if self.voice is None:
+            raise InterviewError("no_audio", "send audio_config before ending a spoken turn")
+        await self.voice.end_turn()
+
+    async def on_code_change(self, msg: CodeChange) -> None:
+        await self.conn.send_event(CodeChangeEvent(problem_id=msg.problem_id,
+                                                   language=msg.language, code=msg.code))
 
     async def submit(self, msg: Submit) -> None:
         judge = getattr(self.app_state, "judge", None)
