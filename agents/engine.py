@@ -13,11 +13,12 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, cast
 
 import redis.asyncio as aioredis
 
 from agents import difficulty as difficulty_rules
+from agents.coding_round import CodingPort, CodingRound, Said
 from agents.evaluate import EvaluateAgent
 from agents.feedback import DONT_KNOW, FeedbackAgent
 from agents.knowledge import KnowledgeAgent
@@ -30,9 +31,7 @@ from agents.summary import Report, final_report, rolling_summary, should_roll
 from core.errors import AppError
 from core.events import (
     AnswerAmendedEvent,
-    CodingTaskEvent,
     FeedbackEvent,
-    FeedbackKind,
     QuestionEvent,
     QuestionPhase,
     SessionEndEvent,
@@ -75,14 +74,6 @@ class _NeedCodingTask(Exception):
     """Raised inside a step when the decision needs a coding problem not fetched yet."""
 
 
-class CodingPort(Protocol):
-    """What the engine needs from the judge (wired by the server)."""
-
-    async def pick_problem(self, difficulty: str, exclude: list[str]) -> dict[str, Any] | None:
-        """A ``coding_task`` payload: problem_id, title, statement, templates, samples."""
-        ...
-
-
 @dataclass
 class StepResult:
     # Wire forms of core.events models; after the commit, the recorded ones (seq, t_ms).
@@ -109,12 +100,14 @@ def plan_topics(role: str, resume_topics: list[str], weak_topics: list[str]) -> 
 class InterviewEngine:
     def __init__(self, redis: aioredis.Redis, bank: QuestionBank, provider: Any, *,
                  limits: Limits | None = None, coding: CodingPort | None = None,
+                 coding_round: CodingRound | None = None,
                  report_url: Callable[[str], str] = lambda sid: f"/sessions/{sid}/report"):
         self.redis = redis
         self.bank = bank
         self.provider = provider
         self.limits = limits or Limits()
         self.coding = coding
+        self.coding_round = coding_round or CodingRound()
         self.report_url = report_url
         self.states: SessionStateStore[InterviewState] = SessionStateStore(redis, InterviewState)
         self.events = EventLog(redis)
@@ -234,22 +227,9 @@ class InterviewEngine:
         if decision.action == Action.ask and decision.pick is not None:
             self._ask(state, decision.pick, result)
         elif decision.action == Action.coding and coding_task is not None:
-            transition(state, Phase.coding)
-            state.coding_problem_id = str(coding_task["problem_id"])
-            text = (f"Let's move to some code. The problem is {coding_task['title']}. "
-                    "Read the statement, run the samples when you are ready, then submit. "
-                    "Talk me through your approach as you go.")
-            turn = Turn(turn_id=secrets.token_hex(6), question_id=state.coding_problem_id,
-                        phase=Phase.coding, text=text, topic="coding",
-                        difficulty=state.difficulty, asked_t_ms=self._t(state))
-            state.turns.append(turn)
-            state.current_turn_id = turn.turn_id
-            result.events.append(wire(CodingTaskEvent.model_validate(coding_task)))
-            result.events.append(wire(QuestionEvent(
-                text=text, question_id=state.coding_problem_id, phase="coding",
-                turn_id=turn.turn_id)))
-            result.spoken.append(text)
-            result.speak_turn_id = turn.turn_id
+            said = Said()
+            self.coding_round.open(state, coding_task, self._t(state), said)
+            self._add(result, said)
         else:
             self._finish(state, result, decision.reason or "interview complete")
         result.events.append(self._state_event(state))
@@ -285,15 +265,14 @@ class InterviewEngine:
         return " ".join(parts)
 
     def _coding_summary(self, state: InterviewState) -> dict[str, Any] | None:
-        if not state.coding_problem_id:
-            return None
-        submits = [a for a in state.coding_attempts if a.get("kind") == "submit"]
-        last = submits[-1] if submits else None
-        return {"problem_id": state.coding_problem_id, "attempts": len(state.coding_attempts),
-                "submissions": state.coding_attempts, "final_verdict":
-                last.get("verdict") if last else None,
-                "score": (float(str(last["passed"])) / max(1.0, float(str(last["total"]))))
-                if last else None}
+        return self.coding_round.summary(state)
+
+    @staticmethod
+    def _add(result: StepResult, said: Said) -> None:
+        result.events.extend(said.events)
+        result.spoken.extend(said.spoken)
+        if said.speak_turn_id is not None:
+            result.speak_turn_id = said.speak_turn_id
 
     # ---- answers ---------------------------------------------------------------------
 
@@ -448,9 +427,10 @@ class InterviewEngine:
             cur = state.current_turn
             if cur is None or cur.turn_id != turn_id:
                 return None
-            text = "Noted. Keep going; run the samples or submit when you are ready."
-            return StepResult(events=[wire(FeedbackEvent(kind="comment", text=text,
-                                                         turn_id=turn_id))], spoken=[text])
+            said, result = Said(), StepResult()
+            self.coding_round.talk(turn_id, said)
+            self._add(result, said)
+            return result
 
         return await self._step(session_id, fn)
 
@@ -458,22 +438,12 @@ class InterviewEngine:
 
     async def on_judge_result(self, session_id: str, result: dict[str, Any]) -> StepResult:
         """Speak about a finished submission, once per submission (evidence first)."""
-        sub_id = str(result.get("submission_id"))
 
         def fn(state: InterviewState) -> StepResult | None:
-            if state.phase != Phase.coding:
+            said, out = Said(), StepResult()
+            if not self.coding_round.on_result(state, result, self._t(state), said):
                 return None
-            if any(a.get("submission_id") == sub_id for a in state.coding_attempts):
-                return None
-            kind = str(result.get("kind", "submit"))
-            state.coding_attempts.append({
-                "submission_id": sub_id, "kind": kind, "verdict": result.get("verdict"),
-                "passed": result.get("passed", 0), "total": result.get("total", 0),
-                "t_ms": self._t(state)})
-            fb_kind, text = coding_feedback(result, kind)
-            out = StepResult(events=[wire(FeedbackEvent(kind=fb_kind, text=text,
-                                                        submission_id=sub_id))],
-                             spoken=[text])
+            self._add(out, said)
             return out
 
         return await self._step(session_id, fn)
@@ -493,41 +463,3 @@ class InterviewEngine:
         state = await self.load(session_id)
         review = await self.redis.hgetall(keys.session_review(session_id))
         return final_report(state, self._coding_summary(state), review or None)
-
-
-def coding_feedback(result: dict[str, Any], kind: str) -> tuple[FeedbackKind, str]:
-    """Evidence → suggestion → judgement about a judge result, from its public view."""
-    verdict = result.get("verdict")
-    passed, total = result.get("passed", 0), result.get("total", 0)
-    label = "samples" if kind == "run" else "tests"
-    if verdict == "AC":
-        if kind == "run":
-            return "comment", (f"All {total} samples pass. Submit when you are confident, "
-                               "and tell me the time complexity of your approach.")
-        return "comment", (f"All {total} tests pass, including the hidden and performance "
-                           "ones. What is the time and space complexity of your solution?")
-    if verdict == "CE":
-        log = str((result.get("compile") or {}).get("log", "")).strip().splitlines()
-        first = log[0][:160] if log else "a compile error"
-        return "correction", (f"The code does not compile: {first}. Fix that line first. "
-                              "It cannot be tested until it builds.")
-    failing = next((c for c in result.get("cases", []) if c.get("verdict") != "AC"), None)
-    where = ""
-    if failing is not None:
-        if failing.get("kind") == "sample" and "expected" in failing:
-            where = (f" On sample {failing.get('id')}, the expected output was "
-                     f"{str(failing.get('expected')).strip()[:60]!r} but yours was "
-                     f"{str(failing.get('actual', '')).strip()[:60]!r}.")
-        else:
-            where = f" A {failing.get('kind', 'hidden')} test failed with {failing.get('verdict')}."
-    advice = {
-        "WA": "Check the edge cases: empty input, duplicates, negative numbers, bounds.",
-        "TLE": "It ran out of time: think about a lower time complexity.",
-        "MLE": "It used too much memory: look at what you store.",
-        "RE": "It crashed: look for index errors or bad input parsing.",
-        "OLE": "It printed far too much output.",
-        "IE": "The judge had an internal problem; please run it again.",
-    }.get(str(verdict), "Look at the failing case.")
-    kind_out: FeedbackKind = "guidance" if passed and passed >= total / 2 else "correction"
-    return kind_out, (f"{passed} of {total} {label} pass.{where} {advice} "
-                      "Not there yet, but keep going.")

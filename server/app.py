@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from agents.coding_round import CodingRound, wording_for
 from agents.engine import InterviewEngine
 from agents.orchestrator import Limits
 from agents.providers.factory import make_provider
@@ -81,7 +82,8 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
                           low_score_threshold=settings.low_score_threshold,
                           low_score_streak=settings.low_score_streak,
                           session_seconds=settings.session_minutes * 60),
-            coding=JudgeCoding(judge) if judge is not None else None)
+            coding=JudgeCoding(judge) if judge is not None else None,
+            coding_round=CodingRound(wording_for(settings.bank_dir)))
         voice_loader = VoiceLoader(settings, prewarm_texts=[
             text for q in bank.questions.values()
             for text in (q.text, *(f.text for f in q.followups))])

@@ -34,6 +34,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bank_validate(args: argparse.Namespace) -> int:
+    from agents.coding_round import WordingError, wording_for
     from agents.question_bank import BankError, load_question_bank
     from server.settings import get_settings
 
@@ -43,6 +44,10 @@ def _bank_validate(args: argparse.Namespace) -> int:
         bank = load_question_bank(bank_dir)
         print(f"questions: {len(bank)} over {len(bank.topics)} topics")
     except BankError as exc:
+        errors.append(str(exc))
+    try:
+        wording_for(bank_dir)
+    except WordingError as exc:
         errors.append(str(exc))
     if importlib.util.find_spec("judge.problems") is not None:
         from judge.problems import validate_problem_files
