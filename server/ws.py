@@ -190,6 +190,11 @@ class SessionLink:
         self.message_limits = MessageLimits(max_answer_chars=settings.max_answer_chars,
                                             max_code_bytes=settings.max_code_bytes)
         self.last_refusal_notice = -1.0
+        self.handlers: dict[type[BaseModel], Callable[[Any], Awaitable[None]]] = {
+            Start: self.on_start, Resume: self.on_resume, Answer: self.on_answer,
+            End: self.on_end, AudioConfig: self.on_audio_config, EndTurn: self.on_end_turn,
+            CodeChange: self.on_code_change, Submit: self.submit,
+        }
 
     # -- outgoing ---------------------------------------------------------------------
 
@@ -368,12 +373,7 @@ class SessionLink:
 
     async def dispatch(self, msg: ClientMessage) -> None:
         """Route a validated message to its handler (one per client message type)."""
-        handlers: dict[type[BaseModel], Callable[[Any], Awaitable[None]]] = {
-            Start: self.on_start, Resume: self.on_resume, Answer: self.on_answer,
-            End: self.on_end, AudioConfig: self.on_audio_config, EndTurn: self.on_end_turn,
-            CodeChange: self.on_code_change, Submit: self.submit,
-        }
-        await handlers[type(msg)](msg)
+        await self.handlers[type(msg)](msg)
 
     async def on_start(self, msg: Start) -> None:
         t0 = time.perf_counter()
