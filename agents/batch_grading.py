@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from agents.evaluate import EvaluateAgent
 from agents.grading import derive_points
 from agents.knowledge import Knowledge
-from agents.providers.factory import make_provider
+from agents.providers.base import LanguageProvider
 
 
 class BatchItem(BaseModel):
@@ -32,22 +32,17 @@ async def grade_item(agent: EvaluateAgent, item: BatchItem) -> float:
     return (await agent.evaluate(item.question, item.answer, knowledge)).score
 
 
-async def grade_batch_file(path: Path) -> int:
-    from server.settings import get_settings
-
-    settings = get_settings()
-    provider = make_provider(settings.llm_provider, openai_base_url=settings.openai_base_url,
-                             openai_api_key=settings.openai_api_key,
-                             openai_model=settings.openai_model,
-                             local_model_path=settings.local_model_path)
+async def grade_batch_file(path: Path, provider: LanguageProvider) -> int:
+    """Grade every line of ``path`` with ``provider`` (the caller builds it from the settings
+    and hands it over; closed here when done)."""
     agent = EvaluateAgent(provider)
     failures = 0
     try:
-        lines = (await asyncio.to_thread(path.read_text, encoding="utf-8")).splitlines()
-    except OSError as exc:
-        print(f"error: cannot read {path}: {exc}", file=sys.stderr)
-        return 2
-    try:
+        try:
+            lines = (await asyncio.to_thread(path.read_text, encoding="utf-8")).splitlines()
+        except OSError as exc:
+            print(f"error: cannot read {path}: {exc}", file=sys.stderr)
+            return 2
         for n, line in enumerate(lines, 1):
             if not line.strip():
                 continue

@@ -13,11 +13,12 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, cast
 
 import redis.asyncio as aioredis
 
 from agents import difficulty as difficulty_rules
+from agents.coding_round import CodingPort, CodingRound, Said
 from agents.evaluate import EvaluateAgent
 from agents.feedback import DONT_KNOW, FeedbackAgent
 from agents.knowledge import KnowledgeAgent
@@ -27,6 +28,18 @@ from agents.question_bank import QuestionBank, Topic
 from agents.resume import parse_resume
 from agents.state import AmendPoint, InterviewState, Phase, PointScore, SessionConfig, Turn
 from agents.summary import Report, final_report, rolling_summary, should_roll
+from core.errors import AppError
+from core.events import (
+    AnswerAmendedEvent,
+    FeedbackEvent,
+    QuestionEvent,
+    QuestionPhase,
+    SessionEndEvent,
+    StateEvent,
+    TranscriptFinalEvent,
+    wire,
+)
+from store import keys
 from store.events import EventLog, now_ms
 from store.profiles import ProfileStore
 from store.session_state import SessionStateStore, VersionConflict
@@ -44,28 +57,26 @@ ROLE_TOPICS = {
 }
 
 
-class InterviewError(Exception):
+class InterviewError(AppError):
     """A request the interview cannot take now; ``code`` is stable, ``message`` says why."""
 
+    status = 409  # the interview is not in a state to take it
+    statuses: ClassVar[dict[str, int]] = {
+        "not_found": 404, "too_large": 413, "empty_answer": 422, "invalid_input": 422,
+        "judge_unavailable": 503, "voice_unavailable": 503}
+    retryable_codes: ClassVar[frozenset[str]] = frozenset({"conflict"})
+
     def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code, self.message = code, message
+        super().__init__(message, code=code)
 
 
 class _NeedCodingTask(Exception):
     """Raised inside a step when the decision needs a coding problem not fetched yet."""
 
 
-class CodingPort(Protocol):
-    """What the engine needs from the judge (wired by the server)."""
-
-    async def pick_problem(self, difficulty: str, exclude: list[str]) -> dict[str, Any] | None:
-        """A ``coding_task`` payload: problem_id, title, statement, templates, samples."""
-        ...
-
-
 @dataclass
 class StepResult:
+    # Wire forms of core.events models; after the commit, the recorded ones (seq, t_ms).
     events: list[dict[str, Any]] = field(default_factory=list)
     spoken: list[str] = field(default_factory=list)  # what the interviewer says, in order
     speak_turn_id: str | None = None
@@ -89,12 +100,14 @@ def plan_topics(role: str, resume_topics: list[str], weak_topics: list[str]) -> 
 class InterviewEngine:
     def __init__(self, redis: aioredis.Redis, bank: QuestionBank, provider: Any, *,
                  limits: Limits | None = None, coding: CodingPort | None = None,
+                 coding_round: CodingRound | None = None,
                  report_url: Callable[[str], str] = lambda sid: f"/sessions/{sid}/report"):
         self.redis = redis
         self.bank = bank
         self.provider = provider
         self.limits = limits or Limits()
         self.coding = coding
+        self.coding_round = coding_round or CodingRound()
         self.report_url = report_url
         self.states: SessionStateStore[InterviewState] = SessionStateStore(redis, InterviewState)
         self.events = EventLog(redis)
@@ -124,7 +137,7 @@ class InterviewEngine:
             skills=resume.skills, weak_points=weak_keys, origin_ms=now_ms(),
         )
         await self.states.commit(session_id, state, 0, [self._state_event(state)])
-        await self.redis.sadd("viva:sessions", session_id)
+        await self.redis.sadd(keys.SESSIONS_INDEX, session_id)
         return state
 
     def _topic_of(self, question_id: str) -> str | None:
@@ -160,10 +173,10 @@ class InterviewEngine:
         return max(0, now_ms() - state.origin_ms)
 
     def _state_event(self, state: InterviewState) -> dict[str, Any]:
-        return {"type": "state", "phase": state.phase.value,
-                "difficulty": state.difficulty.value,
-                "questions_asked": state.main_questions_asked,
-                "answered": len(state.answered), "max_questions": state.config.max_questions}
+        return wire(StateEvent(phase=state.phase.value, difficulty=state.difficulty.value,
+                               questions_asked=state.main_questions_asked,
+                               answered=len(state.answered),
+                               max_questions=state.config.max_questions))
 
     def _ask(self, state: InterviewState, pick: Pick, result: StepResult) -> None:
         turn = Turn(turn_id=secrets.token_hex(6), question_id=pick.question.id,
@@ -180,10 +193,9 @@ class InterviewEngine:
             state.asked_question_ids.append(pick.question.id)
         else:
             state.followup_depth += 1
-        result.events.append({"type": "question", "text": turn.text,
-                              "question_id": pick.followup.id if pick.followup else
-                              pick.question.id, "phase": turn.phase.value,
-                              "turn_id": turn.turn_id})
+        result.events.append(wire(QuestionEvent(
+            text=turn.text, question_id=pick.followup.id if pick.followup else pick.question.id,
+            phase=cast(QuestionPhase, turn.phase.value), turn_id=turn.turn_id)))
         result.spoken.append(turn.text)
         result.speak_turn_id = turn.turn_id
 
@@ -215,22 +227,9 @@ class InterviewEngine:
         if decision.action == Action.ask and decision.pick is not None:
             self._ask(state, decision.pick, result)
         elif decision.action == Action.coding and coding_task is not None:
-            transition(state, Phase.coding)
-            state.coding_problem_id = str(coding_task["problem_id"])
-            text = (f"Let's move to some code. The problem is {coding_task['title']}. "
-                    "Read the statement, run the samples when you are ready, then submit. "
-                    "Talk me through your approach as you go.")
-            turn = Turn(turn_id=secrets.token_hex(6), question_id=state.coding_problem_id,
-                        phase=Phase.coding, text=text, topic="coding",
-                        difficulty=state.difficulty, asked_t_ms=self._t(state))
-            state.turns.append(turn)
-            state.current_turn_id = turn.turn_id
-            result.events.append({"type": "coding_task", **coding_task})
-            result.events.append({"type": "question", "text": text,
-                                  "question_id": state.coding_problem_id, "phase": "coding",
-                                  "turn_id": turn.turn_id})
-            result.spoken.append(text)
-            result.speak_turn_id = turn.turn_id
+            said = Said()
+            self.coding_round.open(state, coding_task, self._t(state), said)
+            self._add(result, said)
         else:
             self._finish(state, result, decision.reason or "interview complete")
         result.events.append(self._state_event(state))
@@ -242,14 +241,12 @@ class InterviewEngine:
             state.phase = Phase.final_feedback  # every live phase may end the interview
         report = final_report(state, self._coding_summary(state))
         text = self._closing_words(report)
-        result.events.append({"type": "feedback", "kind": "comment", "text": text,
-                              "final": True})
+        result.events.append(wire(FeedbackEvent(kind="comment", text=text, final=True)))
         result.spoken.append(text)
         transition(state, Phase.ended)
         state.ended_reason = reason
         state.current_turn_id = None
-        result.events.append({"type": "session_end",
-                              "report_url": self.report_url(state.session_id)})
+        result.events.append(wire(SessionEndEvent(report_url=self.report_url(state.session_id))))
 
     def _closing_words(self, report: Report) -> str:
         parts = ["That is the end of our interview. Thank you."]
@@ -268,15 +265,14 @@ class InterviewEngine:
         return " ".join(parts)
 
     def _coding_summary(self, state: InterviewState) -> dict[str, Any] | None:
-        if not state.coding_problem_id:
-            return None
-        submits = [a for a in state.coding_attempts if a.get("kind") == "submit"]
-        last = submits[-1] if submits else None
-        return {"problem_id": state.coding_problem_id, "attempts": len(state.coding_attempts),
-                "submissions": state.coding_attempts, "final_verdict":
-                last.get("verdict") if last else None,
-                "score": (float(str(last["passed"])) / max(1.0, float(str(last["total"]))))
-                if last else None}
+        return self.coding_round.summary(state)
+
+    @staticmethod
+    def _add(result: StepResult, said: Said) -> None:
+        result.events.extend(said.events)
+        result.spoken.extend(said.spoken)
+        if said.speak_turn_id is not None:
+            result.speak_turn_id = said.speak_turn_id
 
     # ---- answers ---------------------------------------------------------------------
 
@@ -301,7 +297,7 @@ class InterviewEngine:
             turn.answer = text if turn.answer is None else f"{turn.answer}\n{text}"
             turn.answered_t_ms = self._t(state)
             state.amend_point = None  # a new answer: the previous one is final
-            events = ([{"type": "transcript_final", "text": text, "turn_id": turn.turn_id}]
+            events = ([wire(TranscriptFinalEvent(text=text, turn_id=turn.turn_id))]
                       if emit_transcript else [])
             return StepResult(events=events)
 
@@ -358,8 +354,9 @@ class InterviewEngine:
             if any(not r.accepted for r in reviews):
                 cur.reviewer_flags.append("feedback failed review at least once")
             result = StepResult()
-            result.events.append({"type": "feedback", "kind": fb.kind, "text": fb.text,
-                                  "turn_id": cur.turn_id, "score": evaluation.score})
+            result.events.append(wire(FeedbackEvent(kind=fb.kind, text=fb.text,
+                                                    turn_id=cur.turn_id,
+                                                    score=evaluation.score)))
             result.spoken.append(fb.text)
             self.orchestrator.record_score(state, evaluation.score)
             if should_roll(state):
@@ -415,8 +412,8 @@ class InterviewEngine:
             for name in InterviewState.model_fields:
                 setattr(state, name, getattr(restored, name))
             state.amend_point = None
-            return StepResult(events=[{"type": "answer_amended", "turn_id": turn_id,
-                                       "text": text, "supersedes": superseded}])
+            return StepResult(events=[wire(AnswerAmendedEvent(turn_id=turn_id, text=text,
+                                                              supersedes=superseded))])
 
         amended = await self._step(session_id, fn)
         evaluated = await self.evaluate_pending(session_id)
@@ -430,9 +427,10 @@ class InterviewEngine:
             cur = state.current_turn
             if cur is None or cur.turn_id != turn_id:
                 return None
-            text = "Noted. Keep going; run the samples or submit when you are ready."
-            return StepResult(events=[{"type": "feedback", "kind": "comment", "text": text,
-                                       "turn_id": turn_id}], spoken=[text])
+            said, result = Said(), StepResult()
+            self.coding_round.talk(turn_id, said)
+            self._add(result, said)
+            return result
 
         return await self._step(session_id, fn)
 
@@ -440,21 +438,12 @@ class InterviewEngine:
 
     async def on_judge_result(self, session_id: str, result: dict[str, Any]) -> StepResult:
         """Speak about a finished submission, once per submission (evidence first)."""
-        sub_id = str(result.get("submission_id"))
 
         def fn(state: InterviewState) -> StepResult | None:
-            if state.phase != Phase.coding:
+            said, out = Said(), StepResult()
+            if not self.coding_round.on_result(state, result, self._t(state), said):
                 return None
-            if any(a.get("submission_id") == sub_id for a in state.coding_attempts):
-                return None
-            kind = str(result.get("kind", "submit"))
-            state.coding_attempts.append({
-                "submission_id": sub_id, "kind": kind, "verdict": result.get("verdict"),
-                "passed": result.get("passed", 0), "total": result.get("total", 0),
-                "t_ms": self._t(state)})
-            fb_kind, text = coding_feedback(result, kind)
-            out = StepResult(events=[{"type": "feedback", "kind": fb_kind, "text": text,
-                                      "submission_id": sub_id}], spoken=[text])
+            self._add(out, said)
             return out
 
         return await self._step(session_id, fn)
@@ -472,43 +461,5 @@ class InterviewEngine:
 
     async def report(self, session_id: str) -> Report:
         state = await self.load(session_id)
-        review = await self.redis.hgetall(f"viva:session:{session_id}:review")
+        review = await self.redis.hgetall(keys.session_review(session_id))
         return final_report(state, self._coding_summary(state), review or None)
-
-
-def coding_feedback(result: dict[str, Any], kind: str) -> tuple[str, str]:
-    """Evidence → suggestion → judgement about a judge result, from its public view."""
-    verdict = result.get("verdict")
-    passed, total = result.get("passed", 0), result.get("total", 0)
-    label = "samples" if kind == "run" else "tests"
-    if verdict == "AC":
-        if kind == "run":
-            return "comment", (f"All {total} samples pass. Submit when you are confident, "
-                               "and tell me the time complexity of your approach.")
-        return "comment", (f"All {total} tests pass, including the hidden and performance "
-                           "ones. What is the time and space complexity of your solution?")
-    if verdict == "CE":
-        log = str((result.get("compile") or {}).get("log", "")).strip().splitlines()
-        first = log[0][:160] if log else "a compile error"
-        return "correction", (f"The code does not compile: {first}. Fix that line first. "
-                              "It cannot be tested until it builds.")
-    failing = next((c for c in result.get("cases", []) if c.get("verdict") != "AC"), None)
-    where = ""
-    if failing is not None:
-        if failing.get("kind") == "sample" and "expected" in failing:
-            where = (f" On sample {failing.get('id')}, the expected output was "
-                     f"{str(failing.get('expected')).strip()[:60]!r} but yours was "
-                     f"{str(failing.get('actual', '')).strip()[:60]!r}.")
-        else:
-            where = f" A {failing.get('kind', 'hidden')} test failed with {failing.get('verdict')}."
-    advice = {
-        "WA": "Check the edge cases: empty input, duplicates, negative numbers, bounds.",
-        "TLE": "It ran out of time: think about a lower time complexity.",
-        "MLE": "It used too much memory: look at what you store.",
-        "RE": "It crashed: look for index errors or bad input parsing.",
-        "OLE": "It printed far too much output.",
-        "IE": "The judge had an internal problem; please run it again.",
-    }.get(str(verdict), "Look at the failing case.")
-    kind_out = "guidance" if passed and passed >= total / 2 else "correction"
-    return kind_out, (f"{passed} of {total} {label} pass.{where} {advice} "
-                      "Not there yet, but keep going.")

@@ -55,7 +55,9 @@ def app_server(redis_url: str, **env: str) -> Iterator[str]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--port", str(port)], cwd=ROOT,
             env={**os.environ, "REDIS_URL": redis_url, "VIVA_DATA_DIR": d,
-                 "VIVA_LOG_LEVEL": "warning", **env})
+                 "VIVA_LOG_LEVEL": "warning",
+                 "VIVA_REVIEWER_TOKEN": os.environ.get("VIVA_REVIEWER_TOKEN", "bench-reviewer"),
+                 **env})
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 60

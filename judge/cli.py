@@ -15,19 +15,22 @@ from judge.backends.selection import select_backend
 from judge.evidence import diff_against, evidence_text
 from judge.languages import LANGUAGES
 from judge.models import SubmissionResult
-from judge.problems import ProblemError, ProblemRegistry, default_bank_dir
+from judge.problems import ProblemError, ProblemRegistry
+from judge.settings import JudgeSettings
 from judge.tiered_run import judge_code
 
 
-async def _run(args: argparse.Namespace) -> int:
+async def _run(args: argparse.Namespace, settings: JudgeSettings) -> int:
     try:
-        problem = ProblemRegistry.from_bank(default_bank_dir()).find(args.problem)
+        registry = ProblemRegistry.from_bank(settings.bank_dir, settings.cache_dir)
+        problem = registry.find(args.problem)
     except ProblemError as exc:
         print(f"viva judge: {exc}", file=sys.stderr)
         return 2
     code = await asyncio.to_thread(Path(args.file).read_text)
     try:
-        backend = await select_backend(args.backend, docker_pool=0)  # one run: no pool
+        # One run: no warm pool.
+        backend = await select_backend(settings, choice=args.backend, docker_pool=0)
     except SandboxUnavailable as exc:
         print(f"viva judge: {exc}", file=sys.stderr)
         return 3
@@ -50,7 +53,8 @@ async def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], settings: JudgeSettings | None = None) -> int:
+    """``settings``: the judge section of the server's settings (``viva judge`` passes it)."""
     parser = argparse.ArgumentParser(prog="viva judge")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="judge one file against a problem")
@@ -60,7 +64,7 @@ def main(argv: list[str]) -> int:
     run.add_argument("--backend", choices=("auto", "docker", "bwrap"), default=None)
     run.add_argument("file")
     args = parser.parse_args(argv)
-    return asyncio.run(_run(args))
+    return asyncio.run(_run(args, settings or JudgeSettings()))
 
 
 if __name__ == "__main__":

@@ -72,7 +72,8 @@ class CompileResult(BaseModel):
 
 
 class CaseResult(BaseModel):
-    """One judged case. ``input``/``expected``/``actual`` are removed from public views."""
+    """One judged case. A hidden or performance case's ``input``, ``expected``, ``actual``,
+    ``stderr``, ``error`` and ``checker_message`` are removed from public views."""
 
     id: str
     kind: CaseKind
@@ -84,6 +85,7 @@ class CaseResult(BaseModel):
     input: str | None = None
     expected: str | None = None
     actual: str | None = None
+    stderr: str | None = None  # the program's stderr (its tail, capped): a traceback
     error: str | None = None  # stderr tail or the reason (e.g. "killed at the wall limit")
     checker_message: str | None = None
 
@@ -125,7 +127,7 @@ class SubmissionResult(BaseModel):
 def public_case(case: CaseResult) -> dict[str, object]:
     data = case.model_dump(mode="json")
     if case.kind != "sample":
-        for key in ("input", "expected", "actual", "error", "checker_message"):
+        for key in ("input", "expected", "actual", "stderr", "error", "checker_message"):
             data.pop(key, None)
     return data
 

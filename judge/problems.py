@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from judge.languages import LANGUAGES
 from judge.models import TestCase
@@ -79,6 +86,12 @@ class Problem(BaseModel):
     hints: list[str] = Field(default_factory=list)
     tests: list[TestSpec]
     source: Path | None = Field(default=None, exclude=True)
+    _cache_dir: Path | None = PrivateAttr(default=None)  # set by the registry (settings)
+
+    @property
+    def cache_dir(self) -> Path | None:
+        """Where generated tests are cached (None: the default under ./var)."""
+        return self._cache_dir
 
     @field_validator("templates")
     @classmethod
@@ -161,9 +174,7 @@ def load_problem(path: Path) -> Problem:
     return problem
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("VIVA_DATA_DIR")
-    return (Path(base) if base else ROOT / "var") / "judge-cache"
+DEFAULT_CACHE_DIR = ROOT / "var" / "judge-cache"  # settings: under VIVA_DATA_DIR
 
 
 def _fingerprint(problem: Problem) -> str:
@@ -208,7 +219,7 @@ def resolve_tests(problem: Problem) -> list[TestCase]:
     if all(t.generate is None for t in problem.tests):
         return [TestCase(id=t.id or "", kind=t.kind, input=t.input or "", output=t.output or "",
                          note=t.note) for t in problem.tests]
-    cache = _cache_dir() / f"{problem.id}-{_fingerprint(problem)}.json"
+    cache = (problem.cache_dir or DEFAULT_CACHE_DIR) / f"{problem.id}-{_fingerprint(problem)}.json"
     if cache.exists():
         return [TestCase.model_validate(t) for t in json.loads(cache.read_text())]
     cases = []
@@ -291,10 +302,11 @@ class ProblemRegistry:
         self.problems = problems
 
     @classmethod
-    def from_bank(cls, bank_dir: Path) -> ProblemRegistry:
+    def from_bank(cls, bank_dir: Path, cache_dir: Path | None = None) -> ProblemRegistry:
         problems: dict[str, Problem] = {}
         for path in bank_problem_paths(bank_dir) if bank_dir.exists() else []:
             problem = load_problem(path)
+            problem._cache_dir = cache_dir
             problems[problem.id] = problem
         return cls(problems)
 
@@ -315,4 +327,5 @@ class ProblemRegistry:
 
 
 def default_bank_dir() -> Path:
-    return Path(os.environ.get("VIVA_BANK_DIR", ROOT / "bank"))
+    """The bank shipped with the code (settings: VIVA_BANK_DIR)."""
+    return ROOT / "bank"

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
-STREAM = "judge:jobs"
-GROUP = "judge-workers"
+from store import keys
+
+STREAM = keys.JUDGE_JOBS
+GROUP = keys.JUDGE_WORKERS_GROUP
 
 
 @dataclass(frozen=True)

@@ -8,33 +8,36 @@ The app's lifespan builds one with ``await JudgeService.create(settings, redis)`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import redis.asyncio as aioredis
 
+from core.tasks import Supervisor
 from judge.backends.base import SandboxBackend, SandboxUnavailable
 from judge.backends.selection import select_backend
 from judge.errors import JudgeError
 from judge.languages import LANGUAGES
 from judge.models import SubmissionResult
-from judge.problems import Problem, ProblemRegistry, default_bank_dir
+from judge.problems import Problem, ProblemRegistry
 from judge.queue import JobQueue
+from judge.settings import JudgeSettings
 from judge.submissions import SubmissionStore
 from judge.worker import Worker
 
 log = logging.getLogger("viva.judge")
 MAX_CODE_BYTES = 64 * 1024
+WORKER_RESTARTS = 1_000_000  # in effect forever, one a second (a Redis outage ends)
 
 
 class JudgeService:
     def __init__(self, redis: aioredis.Redis, registry: ProblemRegistry, *,
-                 backend_choice: str = "auto", max_code_bytes: int = MAX_CODE_BYTES):
+                 backend_choice: str = "auto", max_code_bytes: int = MAX_CODE_BYTES,
+                 settings: JudgeSettings | None = None):
+        self.settings = settings or JudgeSettings()
         self.redis = redis
         self.registry = registry
         self.backend_choice = backend_choice
@@ -45,18 +48,17 @@ class JudgeService:
         self.backend_reason = ""
         self.worker: Worker | None = None
         self._worker_task: asyncio.Task[None] | None = None
+        self._stages = Supervisor("judge service", logger=log, restart_delay_s=1.0)
         self._backend_lock = asyncio.Lock()
 
     @classmethod
-    async def create(cls, settings: Any, redis: aioredis.Redis, *,
+    async def create(cls, settings: JudgeSettings, redis: aioredis.Redis, *,
                      start_worker: bool = False) -> JudgeService:
-        """From any settings object with ``bank_dir``, ``judge_backend``, ``max_code_bytes``;
-        ``start_worker`` runs one in-process worker (``viva serve``'s default)."""
-        bank_dir = Path(getattr(settings, "bank_dir", None) or default_bank_dir())
-        service = cls(redis, ProblemRegistry.from_bank(bank_dir),
-                      backend_choice=getattr(settings, "judge_backend", "auto"),
-                      max_code_bytes=min(getattr(settings, "max_code_bytes", MAX_CODE_BYTES),
-                                         MAX_CODE_BYTES))
+        """From the judge's settings section; ``start_worker`` runs one in-process worker
+        (``viva serve``'s default)."""
+        service = cls(redis, ProblemRegistry.from_bank(settings.bank_dir, settings.cache_dir),
+                      backend_choice=settings.backend, max_code_bytes=settings.max_code_bytes,
+                      settings=settings)
         await service.get_backend(required=False)
         await service.queue.ensure_group()
         if start_worker:
@@ -72,7 +74,7 @@ class JudgeService:
                 await self.backend.aclose()  # e.g. its warm pool
                 self.backend = None
             try:
-                self.backend = await select_backend(self.backend_choice)
+                self.backend = await select_backend(self.settings, choice=self.backend_choice)
                 self.backend_reason = ""
             except SandboxUnavailable as exc:
                 self.backend, self.backend_reason = None, str(exc)
@@ -87,20 +89,20 @@ class JudgeService:
         return self.backend.name if self.backend else "none"
 
     def start_worker(self, **options: Any) -> Worker:
-        """Run one worker in this process (owned here; stopped by ``aclose``)."""
+        """Run one worker in this process (owned here; stopped by ``aclose``). A worker loop
+        that fails (Redis gone, a bug) is logged and started again, for as long as the
+        service lives: a judge that stops silently would leave every submission queued."""
         if self.worker is None:
             self.worker = Worker(self.redis, self.registry, self.get_backend, **options)
-            self._worker_task = asyncio.create_task(self.worker.run(), name="judge-worker")
+            self._worker_task = self._stages.spawn(self.worker.run, "judge-worker",
+                                                   restarts=WORKER_RESTARTS)
         return self.worker
 
     async def aclose(self) -> None:
         if self.worker is not None:
             self.worker.stop()
-        if self._worker_task is not None:
-            self._worker_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker_task
-            self._worker_task = None
+        await self._stages.aclose()
+        self._worker_task = None
         if self.backend is not None:
             await self.backend.aclose()
 

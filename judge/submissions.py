@@ -11,6 +11,7 @@ from __future__ import annotations
 import redis.asyncio as aioredis
 
 from judge.models import SubmissionResult
+from store import keys
 
 # KEYS: record, finished flag. ARGV: result json. Returns 1 for the first finisher only.
 _FINISH = """
@@ -28,16 +29,10 @@ return 1
 """
 
 
-def record_key(submission_id: str) -> str:
-    return f"judge:sub:{submission_id}"
-
-
-def finished_key(submission_id: str) -> str:
-    return f"judge:sub:{submission_id}:finished"
-
-
-def revisions_key(session_id: str, problem_id: str) -> str:
-    return f"judge:revs:{session_id}:{problem_id}"
+# Key names live in store/keys.py with every other Redis key.
+record_key = keys.judge_submission
+finished_key = keys.judge_submission_finished
+revisions_key = keys.judge_revisions
 
 
 class SubmissionStore:

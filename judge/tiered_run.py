@@ -40,6 +40,7 @@ from judge.verdicts import case_verdict
 
 CaseCallback = Callable[[CaseResult], Awaitable[None]]
 MAX_ACTUAL = 4096  # actual output kept per case in evidence
+MAX_STDERR = 4096  # stderr kept per case: its tail, where a traceback names the error
 
 
 @dataclass
@@ -160,5 +161,6 @@ def _case_result(test: TestCase, event: CaseDone, limits: RunLimits, checker) ->
         id=test.id, kind=test.kind, verdict=verdict.verdict, time_ms=record.cpu_ms,
         memory_kb=record.memory_kb, exit_code=record.exit_code, signal=record.signal,
         input=test.input[:MAX_ACTUAL], expected=test.output[:MAX_ACTUAL], actual=actual,
-        error=verdict.error, checker_message=verdict.checker_message,
+        stderr=record.stderr[-MAX_STDERR:] or None, error=verdict.error,
+        checker_message=verdict.checker_message,
     )

@@ -1,7 +1,8 @@
 """A judge worker: takes jobs from the queue, judges them, publishes progress and the result.
 
-``viva worker`` runs one as a process (REDIS_URL, VIVA_JUDGE_BACKEND, VIVA_BANK_DIR from the
-environment); ``viva serve`` runs one in-process through ``JudgeService.start_worker``.
+``viva worker`` runs one as a process (its settings — REDIS_URL, VIVA_JUDGE_BACKEND,
+VIVA_BANK_DIR, … — are read by ``server.settings`` and passed in); ``viva serve`` runs one
+in-process through ``JudgeService.start_worker``.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 
+from core.events import JudgeCaseEvent, JudgeResultEvent
 from judge.backends.base import SandboxBackend, SandboxUnavailable
 from judge.backends.selection import select_backend
 from judge.evidence import diff_against, evidence_text
 from judge.models import CaseResult, SubmissionResult, Verdict
-from judge.problems import ProblemError, ProblemRegistry, default_bank_dir
+from judge.problems import ProblemError, ProblemRegistry
 from judge.queue import Job, JobQueue
+from judge.settings import JudgeSettings
 from judge.submissions import SubmissionStore
 from judge.tiered_run import judge_code
 from store.events import EventLog
@@ -115,10 +118,10 @@ class Worker:
             result.cases.append(case)
             await self.store.save_progress(result)
             if result.session_id:
-                await self.events.append(result.session_id, {
-                    "type": "judge_case", "submission_id": result.submission_id,
-                    "case_id": case.id, "kind": case.kind, "verdict": case.verdict.value,
-                    "time_ms": case.time_ms, "memory_kb": case.memory_kb})
+                await self.events.append(result.session_id, JudgeCaseEvent(
+                    submission_id=result.submission_id, case_id=case.id, kind=case.kind,
+                    verdict=case.verdict.value, time_ms=case.time_ms,
+                    memory_kb=case.memory_kb))
 
         try:
             outcome = await judge_code(problem, result.language, result.code, result.kind,
@@ -140,7 +143,7 @@ class Worker:
         result.evidence_text = evidence_text(result, reveal_hidden=True)
         if await self.store.finish(result) and result.session_id:
             await self.events.append(result.session_id,
-                                     {"type": "judge_result", **result.public_view()})
+                                     JudgeResultEvent.model_validate(result.public_view()))
 
     async def _internal_error(self, submission_id: str, message: str) -> None:
         result = await self.store.get(submission_id)
@@ -151,14 +154,12 @@ class Worker:
         await self._finish(result)
 
 
-async def _serve() -> int:
+async def _serve(settings: JudgeSettings) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    url = os.environ.get("REDIS_URL") or os.environ.get("VIVA_REDIS_URL",
-                                                         "redis://127.0.0.1:6379/0")
-    redis = aioredis.Redis.from_url(url, decode_responses=True)
-    registry = ProblemRegistry.from_bank(default_bank_dir())
+    redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+    registry = ProblemRegistry.from_bank(settings.bank_dir, settings.cache_dir)
     try:
-        backend = await select_backend()
+        backend = await select_backend(settings)
     except SandboxUnavailable as exc:
         print(f"viva worker: {exc}", file=sys.stderr)
         await redis.aclose()
@@ -179,9 +180,9 @@ async def _serve() -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], settings: JudgeSettings | None = None) -> int:
     """``viva worker``: judge jobs until SIGTERM/SIGINT."""
     if argv and argv[0] in ("-h", "--help"):
         print("usage: viva worker  (REDIS_URL, VIVA_JUDGE_BACKEND, VIVA_BANK_DIR from env)")
         return 0
-    return asyncio.run(_serve())
+    return asyncio.run(_serve(settings or JudgeSettings()))

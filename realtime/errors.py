@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from core.errors import AppError
 
-class VoiceInputError(Exception):
+
+class VoiceInputError(AppError):
     """Refused audio or configuration. The session goes on; the frame is dropped."""
 
+    status = 422
+
     def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code)

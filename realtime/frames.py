@@ -11,6 +11,8 @@ from typing import Literal
 
 import numpy as np
 
+from core.events import LatencyEvent
+
 
 @dataclass(frozen=True)
 class AudioFrame:
@@ -79,21 +81,20 @@ class TurnMarks:
     speculative_hit: bool = False
     end_of_turn: dict[str, object] | None = None  # the verdict that ended the turn
 
-    def as_event(self, turn_id: str) -> dict[str, object]:
+    def as_event(self, turn_id: str) -> LatencyEvent:
         def rel(t: float | None) -> int | None:
             return None if t is None else round((t - self.voiced_end) * 1000)
 
-        return {
-            "type": "latency",
-            "turn_id": turn_id,
-            "silence_window_ms": self.silence_window_ms,
-            "marks_ms": {"voiced_end": 0, "turn_end": rel(self.turn_end),
-                         "stt_final": rel(self.stt_final), "reply_ready": rel(self.reply_ready),
-                         "first_audio": rel(self.first_audio)},
-            "stt_decode_ms": self.stt_decode_ms,
-            "speculative_hit": self.speculative_hit,
-            "end_of_turn": self.end_of_turn,
-        }
+        return LatencyEvent(
+            turn_id=turn_id,
+            silence_window_ms=self.silence_window_ms,
+            marks_ms={"voiced_end": 0, "turn_end": rel(self.turn_end),
+                      "stt_final": rel(self.stt_final), "reply_ready": rel(self.reply_ready),
+                      "first_audio": rel(self.first_audio)},
+            stt_decode_ms=self.stt_decode_ms,
+            speculative_hit=self.speculative_hit,
+            end_of_turn=self.end_of_turn,
+        )
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from core.events import Event
+
 
 class Outbox(Protocol):
     """The way out to one connected client."""
 
-    async def send_event(self, event: dict[str, Any]) -> dict[str, Any]:
-        """Record ``event`` in the session's event stream (adds ``seq``, ``t_ms``) and send it
-        to the client in seq order. Returns the recorded event."""
+    async def send_event(self, event: Event) -> dict[str, Any]:
+        """Record ``event`` (a typed server event) in the session's event stream (adds
+        ``seq``, ``t_ms``) and send it to the client in seq order. Returns the recorded
+        event's wire form."""
         ...
 
     async def send_audio(self, pcm: bytes) -> None:

@@ -9,7 +9,6 @@ cuts the current utterance (barge-in) and tells the client to drop what it buffe
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -19,6 +18,8 @@ from audio.echo import EchoDetector
 from audio.sentences import split_for_speech
 from audio.tts import SpeechSynthesizer
 from audio.tts_cache import SpeechCache
+from core.events import ErrorEvent, TtsEndEvent, TtsStartEvent, TtsStopEvent
+from core.tasks import cancel_and_wait
 from realtime.frames import Utterance
 from realtime.ports import Outbox
 
@@ -66,16 +67,15 @@ class Speaker:
             try:
                 await asyncio.wait({self._current})
             except asyncio.CancelledError:
-                self._current.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await self._current
+                await cancel_and_wait(self._current, context="speaker", logger=log)
                 raise
             if not self._current.cancelled() and self._current.exception() is not None:
                 log.error("speaking failed", exc_info=self._current.exception())
-                with contextlib.suppress(Exception):
-                    await self._outbox.send_event({"type": "error", "code": "tts_failed",
-                                                   "message": "the interviewer's voice failed; "
-                                                              "the text is shown instead"})
+                # The stage goes on with the next utterance; a failure to tell the client
+                # ends it, and its owner (the voice session) logs, reports and restarts it.
+                await self._outbox.send_event(ErrorEvent(
+                    code="tts_failed",
+                    message="the interviewer's voice failed; the text is shown instead"))
 
     async def stop(self) -> bool:
         """Barge-in: drop queued speech, cut the current one, tell the client. True if it did."""
@@ -87,12 +87,10 @@ class Speaker:
             dropped = self._queue.get_nowait()
             turn_id = turn_id or dropped.turn_id
         if self._current is not None and not self._current.done():
-            self._current.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._current
+            await cancel_and_wait(self._current, context="speaker", logger=log)
         self._echo.reset()
         self._current_turn = None
-        await self._outbox.send_event({"type": "tts_stop", "turn_id": turn_id})
+        await self._outbox.send_event(TtsStopEvent(turn_id=turn_id))
         return True
 
     async def _piece_audio(self, text: str) -> bytes:
@@ -113,8 +111,8 @@ class Speaker:
                 self._echo.playing_until() or 0.0):
             self._echo.reset()  # a fresh timeline once the client has played everything
         self._current_turn = utterance.turn_id
-        await self._outbox.send_event({"type": "tts_start", "turn_id": utterance.turn_id,
-                                       "sample_rate": rate})
+        await self._outbox.send_event(TtsStartEvent(turn_id=utterance.turn_id,
+                                                    sample_rate=rate))
         chunk_bytes = int(rate * CHUNK_S) * 2
         first = True
         next_audio = asyncio.create_task(self._piece_audio(pieces[0]))
@@ -136,7 +134,5 @@ class Speaker:
                                 utterance.marks.as_event(utterance.turn_id))
         finally:
             if not next_audio.done():
-                next_audio.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await next_audio
-        await self._outbox.send_event({"type": "tts_end", "turn_id": utterance.turn_id})
+                await cancel_and_wait(next_audio, context="speaker", logger=log)
+        await self._outbox.send_event(TtsEndEvent(turn_id=utterance.turn_id))

@@ -35,6 +35,8 @@ from audio.pcm import pcm16_to_float
 from audio.stt import Recognition, RecognitionBias, RecognitionRequest
 from audio.stt_pool import Priority, RecognitionPool, RecognizerBusy
 from audio.vad import FRAME_MS
+from core.events import TranscriptPartialEvent
+from core.tasks import cancel_and_wait
 from realtime.frames import (
     AudioFrame,
     FinalTranscript,
@@ -276,9 +278,8 @@ class StreamingTranscriber:
             return
         turn.last_partial = full
         stable = join_segments([prefix, stable_tail])
-        await self._outbox.send_event({"type": "transcript_partial", "text": full,
-                                       "stable": stable,
-                                       "tentative": full[len(stable):].strip()})
+        await self._outbox.send_event(TranscriptPartialEvent(
+            text=full, stable=stable, tentative=full[len(stable):].strip()))
 
     def _speculate(self, turn: _Turn, pause: int) -> None:
         turn.speculation_pause = pause
@@ -368,7 +369,5 @@ class StreamingTranscriber:
     async def _cancel(task: asyncio.Task[Recognition] | asyncio.Task[None] | None) -> None:
         if task is None or task.done():
             return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        await cancel_and_wait(task, context="transcriber", logger=log)
 

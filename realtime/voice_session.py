@@ -12,7 +12,6 @@ them on close.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
@@ -26,6 +25,8 @@ from audio.echo import EchoDetector
 from audio.pcm import pcm16_to_float
 from audio.stt import RecognitionBias
 from audio.vad import FRAME_MS
+from core.events import ErrorEvent, TranscriptFinalEvent
+from core.tasks import Supervisor
 from realtime.audio_input import AudioInput
 from realtime.end_of_turn import TurnPhase, TurnTakingSettings
 from realtime.end_of_turn_judge import EndOfTurnJudge
@@ -57,6 +58,7 @@ MAX_HOTWORDS = 20
 BARGE_IN_MS = 240
 TICK_S = 0.05  # how often a turn is checked on the wall clock (a client that went quiet)
 HISTORY_S = 8  # audio kept for the end-of-turn model
+STAGE_RESTARTS = 3  # a stage that keeps failing stays down (and the client was told)
 
 
 @dataclass
@@ -74,7 +76,9 @@ class VoiceSession:
                  silence_ms_coding: int | None = None,
                  turn_taking: TurnTakingSettings | None = None,
                  amend_window_ms: int = 3000,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 session_id: str = ""):
+        self.session_id = session_id
         self._services = services
         self._outbox = outbox
         self._on_final = on_final
@@ -112,14 +116,16 @@ class VoiceSession:
         self._withheld: dict[int, Utterance] = {}  # held replies, said if the turn was noise
         self._answers: dict[int, _Answer] = {}  # a turn -> the answer its words are part of
         self._verdicts: set[asyncio.Task[None]] = set()
-        self._helpers: set[asyncio.Task[None]] = set()
         self._why: dict[int, dict[str, object]] = {}  # a turn -> its last verdict
-        self._tasks = [
-            asyncio.create_task(self._transcriber.run(), name="voice-stt"),
-            asyncio.create_task(self._speaker.run(), name="voice-tts"),
-            asyncio.create_task(self._reply_loop(), name="voice-reply"),
-            asyncio.create_task(self._tick_loop(), name="voice-tick"),
-        ]
+        # Every stage and helper has this owner: a failure is logged with the session and
+        # told to the client, and the stage starts again (its state lives on the objects).
+        self._stages = Supervisor(f"session {session_id or '?'} voice",
+                                  on_failure=self._stage_failed, logger=log)
+        for factory, name in ((self._transcriber.run, "voice-stt"),
+                              (self._speaker.run, "voice-tts"),
+                              (self._reply_loop, "voice-reply"),
+                              (self._tick_loop, "voice-tick")):
+            self._stages.spawn(factory, name, restarts=STAGE_RESTARTS)
         self.barge_ins = 0
         self.amendments = 0
 
@@ -150,12 +156,17 @@ class VoiceSession:
         self._dispatch(self._detector.end_turn(self._clock()))
 
     async def aclose(self) -> None:
-        tasks = [*self._tasks, *self._verdicts, *self._helpers]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._stages.aclose()
+
+    @property
+    def stage_failures(self) -> list[tuple[str, BaseException]]:
+        return list(self._stages.failures)
+
+    async def _stage_failed(self, name: str, exc: BaseException) -> None:
+        await self._outbox.send_event(ErrorEvent(
+            code="voice_stage_failed",
+            message=f"part of the voice pipeline ({name}) failed and is restarting; if the "
+                    "interviewer stops hearing you, type your answer"))
 
     # -- stages -----------------------------------------------------------------------
 
@@ -208,7 +219,7 @@ class VoiceSession:
                 paused.turn, paused.pause, verdict.end_after_ms, verdict.finished,
                 self._clock()))
 
-        task = asyncio.create_task(judge(), name="voice-verdict")
+        task = self._stages.helper(judge(), "voice-verdict")
         self._verdicts.add(task)
         task.add_done_callback(self._verdicts.discard)
 
@@ -223,9 +234,7 @@ class VoiceSession:
         # belong to the same answer; the reply made for half of it must not be heard.
         self._continues[started.turn] = previous
         self._held.add(previous)
-        stopper = asyncio.create_task(self._stop_reply())
-        self._helpers.add(stopper)
-        stopper.add_done_callback(self._helpers.discard)
+        self._stages.helper(self._stop_reply(), "voice-stop-reply")
         return SpeechStarted(started.turn, started.at, continues=previous)
 
     def _release(self, dropped: int) -> None:
@@ -261,19 +270,20 @@ class VoiceSession:
                 await self._amend(answer, final)
                 continue
             turn_id = self._context_turn_id or self._spoken_turn_id or self._new_turn_id()
-            await self._outbox.send_event({"type": "transcript_final", "text": final.text,
-                                           "turn_id": turn_id})
+            await self._outbox.send_event(TranscriptFinalEvent(text=final.text,
+                                                               turn_id=turn_id))
             answer = _Answer(turn_id, final.text)
             self._answers[final.turn] = answer
             try:
                 texts = await self._on_final(final.text, turn_id)
             except Exception:
-                log.exception("the interview engine failed on a spoken answer")
+                log.exception("session %s: the interview engine failed on a spoken answer",
+                              self.session_id)
                 del self._answers[final.turn]
-                await self._outbox.send_event({
-                    "type": "error", "code": "answer_failed",
-                    "message": "your answer was heard but could not be processed; "
-                               "please repeat it or type it"})
+                await self._outbox.send_event(ErrorEvent(
+                    code="answer_failed",
+                    message="your answer was heard but could not be processed; "
+                            "please repeat it or type it"))
                 continue
             await self._reply(final, texts, turn_id)
 
@@ -281,18 +291,19 @@ class VoiceSession:
         assert self._on_amend is not None
         # The transcriber decoded the earlier words again with the new ones: one answer.
         text = final.text
-        await self._outbox.send_event({"type": "transcript_final", "text": text,
-                                       "turn_id": answer.turn_id, "amended": True})
+        await self._outbox.send_event(TranscriptFinalEvent(text=text, turn_id=answer.turn_id,
+                                                           amended=True))
         answer.text = text
         self._answers[final.turn] = answer
         try:
             texts = await self._on_amend(text, answer.turn_id)
         except Exception as exc:
-            log.warning("could not amend answer %s: %s", answer.turn_id, exc)
-            await self._outbox.send_event({
-                "type": "error", "code": "answer_not_amended",
-                "message": "what you said after the pause could not be added to your "
-                           "answer; please answer the current question"})
+            log.warning("session %s: could not amend answer %s: %s", self.session_id,
+                        answer.turn_id, exc)
+            await self._outbox.send_event(ErrorEvent(
+                code="answer_not_amended",
+                message="what you said after the pause could not be added to your "
+                        "answer; please answer the current question"))
             return
         self.amendments += 1
         await self._reply(final, texts, answer.turn_id)

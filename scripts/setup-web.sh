@@ -25,6 +25,21 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ ! -x node_module
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# The event types are generated from the server's models (core/events.py). With the venv
+# present they are regenerated here (written only when they changed, so an unchanged build
+# stays up to date); without it the committed file is used. tests/core/test_events.py fails
+# when the committed file and the models differ.
+if [ -x ../.venv/bin/python ]; then
+  generated=$(mktemp)
+  if (cd .. && .venv/bin/python -m server.cli schema events --typescript) > "$generated"; then
+    if ! cmp -s "$generated" src/shared/events.gen.ts; then
+      echo "setup-web: regenerated src/shared/events.gen.ts from core/events.py"
+      cp "$generated" src/shared/events.gen.ts
+    fi
+  fi
+  rm -f "$generated"
+fi
+
 built=dist/build-info.json
 if [ ! -f "$built" ] || [ -n "$(find src build.mjs package-lock.json -newer "$built" -print -quit)" ]; then
   echo "setup-web: building web/dist"

@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from agents.coding_round import CodingRound, wording_for
 from agents.engine import InterviewEngine
 from agents.orchestrator import Limits
 from agents.providers.factory import make_provider
@@ -49,7 +50,7 @@ async def _start_judge(app: FastAPI, settings: Settings, redis: aioredis.Redis) 
     except ImportError as exc:  # the judge package is optional for text-only deployments
         log.warning("judge unavailable: %s", exc)
         return None
-    judge = await JudgeService.create(settings=settings, redis=redis,
+    judge = await JudgeService.create(settings=settings.judge, redis=redis,
                                       start_worker=settings.judge_in_process_worker)
     return judge
 
@@ -81,7 +82,8 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
                           low_score_threshold=settings.low_score_threshold,
                           low_score_streak=settings.low_score_streak,
                           session_seconds=settings.session_minutes * 60),
-            coding=JudgeCoding(judge) if judge is not None else None)
+            coding=JudgeCoding(judge) if judge is not None else None,
+            coding_round=CodingRound(wording_for(settings.bank_dir)))
         voice_loader = VoiceLoader(settings, prewarm_texts=[
             text for q in bank.questions.values()
             for text in (q.text, *(f.text for f in q.followups))])
@@ -119,10 +121,11 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
     install_error_handlers(app)
 
     from server.metrics import router as metrics_router
-    from server.routes import sessions
+    from server.routes import schema, sessions
     from server.ws import router as ws_router
 
     app.include_router(sessions.router)
+    app.include_router(schema.router)
     app.include_router(ws_router)
     app.include_router(metrics_router)
     for name in ("judge_routes", "pages"):

@@ -16,9 +16,12 @@ BENCHES = ("voice", "stt", "judge", "load", "grading")
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.settings import get_settings
+    from server.settings import get_settings, share_reviewer_token
 
     settings = get_settings()
+    if share_reviewer_token(settings):
+        print(f"viva serve: development reviewer token (for /review): "
+              f"{settings.reviewer_token}", file=sys.stderr)
     host = args.host or settings.host
     port = args.port or settings.port
     workers = args.workers or settings.workers
@@ -31,6 +34,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bank_validate(args: argparse.Namespace) -> int:
+    from agents.coding_round import WordingError, wording_for
     from agents.question_bank import BankError, load_question_bank
     from server.settings import get_settings
 
@@ -40,6 +44,10 @@ def _bank_validate(args: argparse.Namespace) -> int:
         bank = load_question_bank(bank_dir)
         print(f"questions: {len(bank)} over {len(bank.topics)} topics")
     except BankError as exc:
+        errors.append(str(exc))
+    try:
+        wording_for(bank_dir)
+    except WordingError as exc:
         errors.append(str(exc))
     if importlib.util.find_spec("judge.problems") is not None:
         from judge.problems import validate_problem_files
@@ -60,8 +68,29 @@ def _report(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     from agents.batch_grading import grade_batch_file
+    from agents.providers.factory import make_provider
+    from server.settings import get_settings
 
-    return asyncio.run(grade_batch_file(Path(args.batch)))
+    settings = get_settings()
+    provider = make_provider(settings.llm_provider, openai_base_url=settings.openai_base_url,
+                             openai_api_key=settings.openai_api_key,
+                             openai_model=settings.openai_model,
+                             local_model_path=settings.local_model_path)
+    return asyncio.run(grade_batch_file(Path(args.batch), provider))
+
+
+def _schema(args: argparse.Namespace) -> int:
+    import json
+
+    from core.events import events_json_schema
+    from server.event_types_ts import typescript_from_schema
+
+    schema = events_json_schema()
+    if args.typescript:
+        sys.stdout.write(typescript_from_schema(schema))
+    else:
+        print(json.dumps(schema, indent=2))
+    return 0
 
 
 def _bench(rest: list[str]) -> int:
@@ -81,12 +110,14 @@ def main(argv: list[str] | None = None) -> int:
         return _bench(argv[1:])
     if argv[:1] == ["judge"]:
         from judge.cli import main as judge_main
+        from server.settings import get_settings
 
-        return int(judge_main(argv[1:]))
+        return int(judge_main(argv[1:], get_settings().judge))
     if argv[:1] == ["worker"]:
         from judge.worker import main as worker_main
+        from server.settings import get_settings
 
-        return int(worker_main(argv[1:]))
+        return int(worker_main(argv[1:], get_settings().judge))
     parser = argparse.ArgumentParser(prog="viva", description="Viva mock interviewer")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the web app and API")
@@ -106,6 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     report.add_argument("session_id")
     report.add_argument("--format", choices=["json", "html", "vtt"], default="json")
     report.set_defaults(func=_report)
+    schema = sub.add_parser("schema", help="print a wire schema: viva schema events")
+    schema.add_argument("name", choices=["events"])
+    schema.add_argument("--typescript", action="store_true",
+                        help="TypeScript declarations (web/src/shared/events.gen.ts) instead")
+    schema.set_defaults(func=_schema)
     grade = sub.add_parser("grade", help="grade answers: --batch FILE.jsonl")
     grade.add_argument("--batch", required=True)
     grade.set_defaults(func=_grade)

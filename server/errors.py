@@ -1,4 +1,6 @@
-"""Domain errors mapped to the contract's error envelope ``{"error": {code, message, details}}``."""
+"""HTTP errors, and the one mapping of every ``core.errors.AppError`` (these, the interview's,
+the judge's, the voice pipeline's) to the contract's error envelope
+``{"error": {code, message, details}}``."""
 
 from __future__ import annotations
 
@@ -9,22 +11,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from core.errors import AppError
 
-class VivaError(Exception):
-    """An error with a stable code, a human message that says what to do, and a status."""
 
-    status = 400
-    code = "bad_request"
-
-    def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
-                 details: Any = None):
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
-        if status is not None:
-            self.status = status
-        self.details = details
+class VivaError(AppError):
+    """An HTTP-level refusal: a stable code, a human message that says what to do, a status."""
 
 
 class NotFound(VivaError):
@@ -52,7 +43,7 @@ class TooLarge(VivaError):
 
 
 class DependencyDown(VivaError):
-    status, code = 503, "dependency_down"
+    status, code, retryable = 503, "dependency_down", True
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
@@ -70,10 +61,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     from store.redis_pool import describe_redis_error
 
-    @app.exception_handler(VivaError)
-    async def _viva(request: Request, exc: VivaError) -> JSONResponse:
+    @app.exception_handler(AppError)
+    async def _app_error(request: Request, exc: AppError) -> JSONResponse:
         _count(request, exc.code)
-        return JSONResponse(error_body(exc.code, exc.message, exc.details), status_code=exc.status)
+        headers = {"Retry-After": "1"} if exc.retryable and exc.status >= 500 else None
+        return JSONResponse(exc.envelope(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

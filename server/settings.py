@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import secrets
+from collections.abc import MutableMapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from judge.settings import CODE_BYTES_CEILING, JudgeSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER_SECRETS = {"", "changeme", "change-me", "secret", "reviewer"}
@@ -35,8 +39,9 @@ class Settings(BaseSettings):
     redis_pool_timeout_s: float = 10.0
     fanout_block_ms: int = 5000
     fanout_buffer_events: int = 256  # per websocket; a slower client re-reads the stream
-    # Reviewer bearer token. Generated per process in development; required in production.
-    reviewer_token: str = Field(default_factory=lambda: secrets.token_urlsafe(24))
+    # Reviewer bearer token: required outside development. In development one is generated;
+    # `viva serve` exports it before starting its workers, so every worker accepts it.
+    reviewer_token: str = ""
 
     # Interview engine
     llm_provider: Literal["rubric", "openai", "local"] = "rubric"
@@ -50,10 +55,13 @@ class Settings(BaseSettings):
     low_score_streak: int = 2
     session_minutes: int = 45
 
-    # Judge
+    # Judge (handed to the judge as one section: `settings.judge`)
     judge_backend: Literal["auto", "docker", "bwrap"] = "auto"
     judge_in_process_worker: bool = True
     judge_enabled: bool = True  # off: a concepts-only server with no sandbox
+    judge_image: str = "viva-judge:current"  # the Docker backend's image
+    judge_docker_pool: int = Field(default=2, ge=0, le=64)  # warm containers per process
+    judge_sandbox_uid: int = Field(default=65534, ge=1)  # bubblewrap runs code as this uid
 
     # Voice
     stt_model: Literal["tiny.en", "base"] = "tiny.en"
@@ -79,16 +87,38 @@ class Settings(BaseSettings):
     max_ws_text_bytes: int = 256 * 1024
     max_ws_binary_bytes: int = 32_000  # 1 s of 16 kHz PCM16
     max_answer_chars: int = 8000
-    max_code_bytes: int = 64 * 1024
+    max_code_bytes: int = Field(default=64 * 1024, gt=0, le=CODE_BYTES_CEILING)
     max_http_body_bytes: int = 1 << 20  # larger request bodies get 413 too_large
     ws_messages_per_s: float = 50.0  # text frames per websocket, on average
     ws_messages_burst: int = 200
 
     @model_validator(mode="after")
     def _no_placeholder_secrets(self) -> Settings:
-        if self.env == "production" and self.reviewer_token.lower() in PLACEHOLDER_SECRETS:
-            raise ValueError("VIVA_REVIEWER_TOKEN must be set to a real secret in production")
+        if self.reviewer_token.lower() in PLACEHOLDER_SECRETS:
+            if self.env != "development":
+                raise ValueError(f"VIVA_REVIEWER_TOKEN must be set to a real secret outside "
+                                 f"development (VIVA_ENV={self.env})")
+            self.reviewer_token = secrets.token_urlsafe(24)
         return self
+
+    @property
+    def judge(self) -> JudgeSettings:
+        """The judge's section, passed explicitly to the judge service and its commands."""
+        return JudgeSettings(
+            backend=self.judge_backend, image=self.judge_image,
+            docker_pool=self.judge_docker_pool, sandbox_uid=self.judge_sandbox_uid,
+            bank_dir=self.bank_dir, cache_dir=self.data_dir / "judge-cache",
+            max_code_bytes=self.max_code_bytes, redis_url=self.redis_url)
+
+
+def share_reviewer_token(settings: Settings,
+                         environ: MutableMapping[str, str] = os.environ) -> bool:
+    """Before ``viva serve`` starts its workers: put a generated development token in the
+    environment they inherit, so every worker accepts the same one. True when it did."""
+    if settings.env != "development" or environ.get("VIVA_REVIEWER_TOKEN"):
+        return False
+    environ["VIVA_REVIEWER_TOKEN"] = settings.reviewer_token
+    return True
 
 
 @lru_cache(maxsize=1)

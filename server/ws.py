@@ -6,6 +6,10 @@
   app process) reach the client in seq order without holding a Redis connection per socket.
 - The reactor turns some events into interview steps (a finished submission → the
   interviewer talks about it), one at a time.
+The tailer and the reactor are owned by a ``core.tasks.Supervisor``: a failure is logged with
+the session id and surfaced — a failed reaction becomes an ``error`` event and the reactor
+goes on; a dead tailer closes the socket with 1011 and a reason, so the client reconnects and
+resumes instead of waiting for events that will never come.
 Events this process produces are committed to the stream first and then flushed, so the
 client never sees an event that a restart could lose, and a reconnect replays from seq.
 """
@@ -13,22 +17,30 @@ client never sees an event that a restart could lose, and a reconnect replays fr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.exceptions
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketState
 
 from agents.engine import InterviewEngine, InterviewError, StepResult
 from agents.state import Phase
-from judge.errors import JudgeError
+from core.errors import AppError
+from core.events import (
+    CodeChangeEvent,
+    ErrorEvent,
+    Event,
+    SubmissionQueuedEvent,
+    to_client,
+    wire,
+)
+from core.tasks import Supervisor
 from server.deps import check_session_token
-from server.errors import VivaError
 from server.metrics import Metrics
 from server.rate_limit import TokenBucket
 from server.settings import Settings
@@ -36,9 +48,11 @@ from server.ws_messages import (
     KNOWN_TYPES,
     Answer,
     AudioConfig,
+    ClientMessage,
     CodeChange,
     End,
     EndTurn,
+    MessageLimits,
     Resume,
     Start,
     Submit,
@@ -53,7 +67,13 @@ router = APIRouter()
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+CLOSE_INTERNAL = 1011
 CLOSE_TRY_LATER = 1013
+
+
+def unrecorded_error(code: str, message: str) -> dict[str, Any]:
+    """An error sent without recording it (no session yet, Redis down): ``seq`` 0."""
+    return wire(ErrorEvent(code=code, message=message, seq=0))
 
 
 class Connection:
@@ -72,8 +92,13 @@ class Connection:
     async def _send_json(self, event: dict[str, Any]) -> None:
         if self.closed or self.ws.application_state != WebSocketState.CONNECTED:
             return
+        # Every frame passes the event models, replays of recorded events included.
+        data, problem = to_client(event)
+        if problem is not None:
+            log.error("session %s: event seq %s does not match the event schema: %s",
+                      self.session_id, event.get("seq"), problem)
         try:
-            await self.ws.send_text(json.dumps(event, separators=(",", ":")))
+            await self.ws.send_text(json.dumps(data, separators=(",", ":")))
         except (WebSocketDisconnect, RuntimeError):
             self.closed = True
 
@@ -105,7 +130,7 @@ class Connection:
                 return sent
         return sent + await self.flush_until(events[-1]["seq"])
 
-    async def send_event(self, event: dict[str, Any]) -> dict[str, Any]:
+    async def send_event(self, event: Event) -> dict[str, Any]:
         recorded = await self.events.append(self.session_id, event)
         await self.flush_until(recorded["seq"])
         return recorded
@@ -123,9 +148,13 @@ class Connection:
         if self.metrics is not None:
             self.metrics.errors.inc(code=code, where="ws")
         try:
-            await self.send_event({"type": "error", "code": code, "message": message})
+            await self.send_event(ErrorEvent(code=code, message=message))
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
             await self.send_unrecorded_error(code, message, count=False)
+
+    async def refuse(self, exc: AppError) -> None:
+        """The one mapping of a domain error (any ``AppError``) to a websocket ``error``."""
+        await self.error(exc.code, exc.message)
 
     async def send_unrecorded_error(self, code: str, message: str, *,
                                     count: bool = True) -> None:
@@ -133,8 +162,7 @@ class Connection:
         if count and self.metrics is not None:
             self.metrics.errors.inc(code=code, where="ws")
         async with self.lock:
-            await self._send_json({"type": "error", "seq": 0, "code": code,
-                                   "message": message})
+            await self._send_json(unrecorded_error(code, message))
 
 
 class SessionLink:
@@ -151,14 +179,22 @@ class SessionLink:
         self.conn = Connection(ws, session_id, engine.events, self.metrics)
         self.reactions: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.voice: Any = None  # realtime.voice_session.VoiceSession when in voice mode
-        self.tasks: list[asyncio.Task[None]] = []
+        self.stages = Supervisor(f"session {session_id}", on_failure=self._stage_failed,
+                                 logger=log)
         self.step_lock = asyncio.Lock()
         # The tailer waits for the client to say where it is (start = from the beginning,
         # resume = after its last seq), so a reconnect never gets events twice.
         self.following = asyncio.Event()
         # Text frames per connection; a flood is refused without writing anything to Redis.
         self.text_rate = TokenBucket(settings.ws_messages_per_s, settings.ws_messages_burst)
+        self.message_limits = MessageLimits(max_answer_chars=settings.max_answer_chars,
+                                            max_code_bytes=settings.max_code_bytes)
         self.last_refusal_notice = -1.0
+        self.handlers: dict[type[BaseModel], Callable[[Any], Awaitable[None]]] = {
+            Start: self.on_start, Resume: self.on_resume, Answer: self.on_answer,
+            End: self.on_end, AudioConfig: self.on_audio_config, EndTurn: self.on_end_turn,
+            CodeChange: self.on_code_change, Submit: self.submit,
+        }
 
     # -- outgoing ---------------------------------------------------------------------
 
@@ -217,6 +253,35 @@ class SessionLink:
                 code, message = describe_redis_error(exc)
                 await self.conn.send_unrecorded_error(
                     code, f"{message} The result will be discussed when it is back.")
+            except AppError as exc:
+                # e.g. a conflict that outlasted the retries: this result is not discussed,
+                # the next one is (the reactor goes on).
+                log.warning("session %s: no feedback on submission %s: %s %s",
+                            self.session_id, event.get("submission_id"), exc.code,
+                            exc.message)
+                await self.conn.error(exc.code, "the interviewer could not discuss this "
+                                                f"result: {exc.message}")
+            except Exception:
+                log.exception("session %s: feedback on submission %s failed",
+                              self.session_id, event.get("submission_id"))
+                await self.conn.error("internal_error", "the interviewer could not discuss "
+                                                        "this result; the evidence is shown")
+
+    async def _stage_failed(self, name: str, exc: BaseException) -> None:
+        """Surface a dead stage (it is already logged with the session id)."""
+        if name == "ws-react":
+            await self.conn.error("internal_error", "the interviewer stopped reacting to "
+                                                    "results and is restarting")
+            return
+        reason = f"internal error: {name} failed ({type(exc).__name__})"
+        await self.conn.send_unrecorded_error("internal_error",
+                                              f"{reason}; reconnect to resume the interview")
+        self.conn.closed = True
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            try:
+                await self.ws.close(code=CLOSE_INTERNAL, reason=reason[:120])
+            except (WebSocketDisconnect, RuntimeError):
+                pass
 
     async def _update_voice_context(self) -> None:
         if self.voice is None:
@@ -235,8 +300,8 @@ class SessionLink:
     # -- incoming ---------------------------------------------------------------------
 
     async def run(self) -> None:
-        self.tasks = [asyncio.create_task(self.tail(), name="ws-tail"),
-                      asyncio.create_task(self.react(), name="ws-react")]
+        self.stages.spawn(self.tail, "ws-tail")
+        self.stages.spawn(self.react, "ws-react", restarts=3)
         try:
             while True:
                 message = await self.ws.receive()
@@ -248,11 +313,7 @@ class SessionLink:
                     await self.on_text(message["text"])
         finally:
             self.conn.closed = True
-            for task in self.tasks:
-                task.cancel()
-            for task in self.tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+            await self.stages.aclose()
             if self.voice is not None:
                 await self.voice.aclose()
 
@@ -287,7 +348,7 @@ class SessionLink:
                                                   f"expected one of {sorted(KNOWN_TYPES)}")
             return
         try:
-            msg = client_message.validate_python(raw)
+            msg = client_message.validate_python(raw, context=self.message_limits)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(x) for x in first.get("loc", ())[1:])
@@ -301,65 +362,73 @@ class SessionLink:
             code, message = describe_redis_error(exc)
             await self.conn.send_unrecorded_error(
                 code, f"This message was not accepted: {message}")
-        except InterviewError as exc:
-            await self.conn.error(exc.code, exc.message)
-        except VivaError as exc:
-            await self.conn.error(exc.code, exc.message)
+        except AppError as exc:
+            await self.conn.refuse(exc)
+        except Exception:
+            # A bug, not the client's fault: logged with the session, refused with a code,
+            # and the connection goes on (what was committed before the failure stands).
+            log.exception("session %s: %s message failed", self.session_id, raw["type"])
+            await self.conn.error("internal_error", f"the server failed on this "
+                                                    f"{raw['type']!r} message; try again")
 
-    async def dispatch(self, msg: Any) -> None:
-        if isinstance(msg, Start):
-            t0 = time.perf_counter()
-            self.following.set()
-            async with self.step_lock:
-                result = await self.engine.recover(self.session_id)
-                started = await self.engine.start(self.session_id)
-            await self.conn.flush_until()
-            if self.metrics is not None and started.events:
-                self.metrics.start_latency.observe(time.perf_counter() - t0)
-            state = await self.engine.load(self.session_id)
-            if state.config.mode == "voice":
-                await self._ensure_voice()
-            await self.publish(result)
-            spoken = started.spoken or ([state.current_turn.text]
-                                        if state.current_turn and not started.events else [])
-            await self.publish(StepResult(started.events, spoken, started.speak_turn_id))
-        elif isinstance(msg, Resume):
-            async with self.conn.lock:
-                self.conn.last_sent = min(msg.after_seq, await self.engine.events.last_seq(
-                    self.session_id))
-            self.following.set()
-            async with self.step_lock:
-                result = await self.engine.recover(self.session_id)
-            sent = await self.conn.flush_until()
-            self._react(sent, replay=True)
-            await self.publish(result)
-        elif isinstance(msg, Answer):
-            if len(msg.text) > self.settings.max_answer_chars:
-                raise InterviewError("too_large", "answers are limited to "
-                                                  f"{self.settings.max_answer_chars} characters")
-            t0 = time.perf_counter()
-            async with self.step_lock:
-                result = await self.engine.answer(self.session_id, msg.text)
-            await self.publish(result)
-            if self.metrics is not None:
-                self.metrics.answer_latency.observe(time.perf_counter() - t0)
-        elif isinstance(msg, End):
-            async with self.step_lock:
-                result = await self.engine.end(self.session_id)
-            await self.publish(result)
-        elif isinstance(msg, AudioConfig):
-            voice = await self._ensure_voice()
-            await self._voice_call(voice.configure(msg.sample_rate, msg.encoding))
-            await self._update_voice_context()
-        elif isinstance(msg, EndTurn):
-            if self.voice is None:
-                raise InterviewError("no_audio", "send audio_config before ending a spoken turn")
-            await self.voice.end_turn()
-        elif isinstance(msg, CodeChange):
-            await self.conn.send_event({"type": "code_change", "problem_id": msg.problem_id,
-                                        "language": msg.language, "code": msg.code})
-        elif isinstance(msg, Submit):
-            await self.submit(msg)
+    async def dispatch(self, msg: ClientMessage) -> None:
+        """Route a validated message to its handler (one per client message type)."""
+        await self.handlers[type(msg)](msg)
+
+    async def on_start(self, msg: Start) -> None:
+        t0 = time.perf_counter()
+        self.following.set()
+        async with self.step_lock:
+            result = await self.engine.recover(self.session_id)
+            started = await self.engine.start(self.session_id)
+        await self.conn.flush_until()
+        if self.metrics is not None and started.events:
+            self.metrics.start_latency.observe(time.perf_counter() - t0)
+        state = await self.engine.load(self.session_id)
+        if state.config.mode == "voice":
+            await self._ensure_voice()
+        await self.publish(result)
+        spoken = started.spoken or ([state.current_turn.text]
+                                    if state.current_turn and not started.events else [])
+        await self.publish(StepResult(started.events, spoken, started.speak_turn_id))
+
+    async def on_resume(self, msg: Resume) -> None:
+        async with self.conn.lock:
+            self.conn.last_sent = min(msg.after_seq, await self.engine.events.last_seq(
+                self.session_id))
+        self.following.set()
+        async with self.step_lock:
+            result = await self.engine.recover(self.session_id)
+        sent = await self.conn.flush_until()
+        self._react(sent, replay=True)
+        await self.publish(result)
+
+    async def on_answer(self, msg: Answer) -> None:
+        t0 = time.perf_counter()
+        async with self.step_lock:
+            result = await self.engine.answer(self.session_id, msg.text)
+        await self.publish(result)
+        if self.metrics is not None:
+            self.metrics.answer_latency.observe(time.perf_counter() - t0)
+
+    async def on_end(self, msg: End) -> None:
+        async with self.step_lock:
+            result = await self.engine.end(self.session_id)
+        await self.publish(result)
+
+    async def on_audio_config(self, msg: AudioConfig) -> None:
+        voice = await self._ensure_voice()
+        await self._voice_call(voice.configure(msg.sample_rate, msg.encoding))
+        await self._update_voice_context()
+
+    async def on_end_turn(self, msg: EndTurn) -> None:
+        if self.voice is None:
+            raise InterviewError("no_audio", "send audio_config before ending a spoken turn")
+        await self.voice.end_turn()
+
+    async def on_code_change(self, msg: CodeChange) -> None:
+        await self.conn.send_event(CodeChangeEvent(problem_id=msg.problem_id,
+                                                   language=msg.language, code=msg.code))
 
     async def submit(self, msg: Submit) -> None:
         judge = getattr(self.app_state, "judge", None)
@@ -368,14 +437,11 @@ class SessionLink:
         state = await self.engine.load(self.session_id)
         if state.phase == Phase.ended:
             raise InterviewError("ended", "the interview has ended")
-        try:
-            submission_id = await judge.enqueue(self.session_id, msg.problem_id, msg.language,
-                                                msg.code, msg.kind)
-        except JudgeError as exc:
-            raise InterviewError(exc.code, exc.message) from exc
-        await self.conn.send_event({"type": "submission_queued",
-                                    "submission_id": submission_id, "kind": msg.kind,
-                                    "problem_id": msg.problem_id, "language": msg.language})
+        submission_id = await judge.enqueue(self.session_id, msg.problem_id, msg.language,
+                                            msg.code, msg.kind)
+        await self.conn.send_event(SubmissionQueuedEvent(
+            submission_id=submission_id, kind=msg.kind, problem_id=msg.problem_id,
+            language=msg.language))
 
     # -- voice ------------------------------------------------------------------------
 
@@ -417,7 +483,7 @@ class SessionLink:
                 complete_ms=s.silence_ms_conversation, coding_complete_ms=s.silence_ms_coding,
                 think_ms=s.think_ms_conversation, coding_think_ms=s.think_ms_coding,
                 hard_question_extra_ms=s.think_ms_hard_extra, max_turn_s=s.turn_max_s),
-            amend_window_ms=s.amend_window_ms)
+            amend_window_ms=s.amend_window_ms, session_id=self.session_id)
         return self.voice
 
     async def on_binary(self, data: bytes) -> None:
@@ -432,12 +498,10 @@ class SessionLink:
         await self._voice_call(self.voice.feed(data))
 
     async def _voice_call(self, call: Any) -> None:
-        from realtime.voice_session import VoiceInputError
-
         try:
             await call
-        except VoiceInputError as exc:
-            await self.conn.error(exc.code, exc.message)
+        except AppError as exc:  # a VoiceInputError: the frame is dropped, the session goes on
+            await self.conn.refuse(exc)
 
 
 @router.websocket("/ws/sessions/{session_id}")
@@ -448,15 +512,13 @@ async def session_socket(ws: WebSocket, session_id: str) -> None:
     try:
         await check_session_token(app_state.redis, settings, session_id,
                                   ws.query_params.get("token"))
-    except VivaError as exc:
-        await ws.send_text(json.dumps({"type": "error", "seq": 0, "code": exc.code,
-                                       "message": exc.message}))
+    except AppError as exc:
+        await ws.send_text(json.dumps(unrecorded_error(exc.code, exc.message)))
         await ws.close(code=CLOSE_POLICY)
         return
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
         code, message = describe_redis_error(exc)
-        await ws.send_text(json.dumps({"type": "error", "seq": 0, "code": code,
-                                       "message": message}))
+        await ws.send_text(json.dumps(unrecorded_error(code, message)))
         await ws.close(code=CLOSE_TRY_LATER)
         return
     link = SessionLink(ws, session_id, settings, app_state.engine, app_state)

@@ -152,7 +152,7 @@ class EventFanout:
         self.max_events, self.max_bytes = max_events, max_bytes
         self._subs: dict[str, set[Subscription]] = {}
         self._cursor: dict[str, int] = {}  # session id → highest seq read from its stream
-        self._wake_key = f"{keys.PREFIX}:fanout:{uuid.uuid4().hex}:wake"
+        self._wake_key = keys.fanout_wake(uuid.uuid4().hex)
         self._wake_cursor = "0-0"
         self._wake_pending = False
         self._wake_tasks: set[asyncio.Task[None]] = set()

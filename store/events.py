@@ -14,6 +14,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from core.events import Event, wire
 from store import keys
 
 # KEYS: seq counter, stream, meta hash. ARGV: event json (without seq/t_ms), now_ms.
@@ -51,8 +52,11 @@ class EventLog:
         self.redis = redis
         self._append = redis.register_script(_APPEND)
 
-    async def append(self, session_id: str, event: dict[str, Any]) -> dict[str, Any]:
-        """Record ``event`` (must have ``type``); returns it with ``seq`` and ``t_ms`` added."""
+    async def append(self, session_id: str, event: Event | dict[str, Any]) -> dict[str, Any]:
+        """Record ``event`` (a ``core.events`` model, or any dict with a ``type``: the stream
+        itself is generic); returns its wire form with ``seq`` and ``t_ms`` added."""
+        if isinstance(event, Event):
+            event = wire(event)
         if "type" not in event:
             raise ValueError("an event needs a 'type'")
         body = {k: v for k, v in event.items() if k not in ("seq", "t_ms")}

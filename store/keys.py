@@ -24,3 +24,33 @@ def candidate_profile(candidate_id: str) -> str:
 
 
 SESSIONS_INDEX = f"{PREFIX}:sessions"
+
+
+def session_review(session_id: str) -> str:
+    """A reviewer's override of the report (hash: overall_score, note, reviewer)."""
+    return f"{PREFIX}:session:{session_id}:review"
+
+
+def fanout_wake(reader_id: str) -> str:
+    """A list the process's event reader blocks on, so a new subscription wakes it."""
+    return f"{PREFIX}:fanout:{reader_id}:wake"
+
+
+# The judge's keys keep their historical ``judge:`` prefix, so queued jobs and stored
+# submissions survive an upgrade.
+JUDGE_JOBS = "judge:jobs"  # the job queue (a Redis Stream)
+JUDGE_WORKERS_GROUP = "judge-workers"  # its consumer group
+
+
+def judge_submission(submission_id: str) -> str:
+    return f"judge:sub:{submission_id}"
+
+
+def judge_submission_finished(submission_id: str) -> str:
+    """Set once, by the first finisher (exactly-once finish)."""
+    return f"judge:sub:{submission_id}:finished"
+
+
+def judge_revisions(session_id: str, problem_id: str) -> str:
+    """The submission ids of one session's problem, in revision order."""
+    return f"judge:revs:{session_id}:{problem_id}"

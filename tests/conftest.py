@@ -92,3 +92,5 @@ def _offline_env(monkeypatch: pytest.MonkeyPatch) -> None:
     # Models come from registry packages only; never from a hub at run time.
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("VIVA_ENV", "test")
+    # Outside development the reviewer token is required; servers the tests start inherit it.
+    os.environ.setdefault("VIVA_REVIEWER_TOKEN", "reviewer-token-for-tests")

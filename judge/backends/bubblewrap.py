@@ -41,13 +41,14 @@ from judge.languages.base import Executor
 from judge.models import RunLimits, RunRecord
 
 BWRAP = "/usr/bin/bwrap"
-SANDBOX_UID = int(os.environ.get("VIVA_JUDGE_SANDBOX_UID", "65534"))
+SANDBOX_UID = 65534  # nobody; settings: VIVA_JUDGE_SANDBOX_UID
 INNER_UID = 1000
 # Read by toolchains and the dynamic loader; everything else under /etc stays invisible.
 ETC_PATHS = ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
 
 
-def _preexec(procs_files: list[str], limits: RunLimits) -> Callable[[], None]:
+def _preexec(procs_files: list[str], limits: RunLimits,
+             sandbox_uid: int = SANDBOX_UID) -> Callable[[], None]:
     """Runs in the forked child, as root: join the cgroup, set rlimits, then drop to nobody."""
     cpu_s = max(1, (limits.cpu_ms + 999) // 1000)
 
@@ -63,8 +64,8 @@ def _preexec(procs_files: list[str], limits: RunLimits) -> Callable[[], None]:
         stack = min(limits.memory_bytes, 256 * 1024 * 1024)
         resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
         os.setgroups([])
-        os.setresgid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID)
-        os.setresuid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID)
+        os.setresgid(sandbox_uid, sandbox_uid, sandbox_uid)
+        os.setresuid(sandbox_uid, sandbox_uid, sandbox_uid)
 
     return hook
 
@@ -94,7 +95,8 @@ def bwrap_argv(executor: Executor, box: Path, argv: list[str], *, writable_box: 
 
 
 async def run_sandboxed(executor: Executor, box: Path, argv: list[str], stdin: bytes,
-                        limits: RunLimits, *, writable_box: bool) -> RunRecord:
+                        limits: RunLimits, *, writable_box: bool,
+                        sandbox_uid: int = SANDBOX_UID) -> RunRecord:
     """One process run in a fresh bubblewrap sandbox under its own cgroup."""
     try:
         group = await asyncio.to_thread(RunCgroup.create, limits.memory_bytes, limits.pids)
@@ -108,7 +110,7 @@ async def run_sandboxed(executor: Executor, box: Path, argv: list[str], stdin: b
             *bwrap_argv(executor, box, argv, writable_box=writable_box, limits=limits),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env={"PATH": "/usr/bin:/bin"},
-            preexec_fn=_preexec(group.procs_files(), limits), close_fds=True,
+            preexec_fn=_preexec(group.procs_files(), limits, sandbox_uid), close_fds=True,
         )
         running = proc
 
@@ -168,8 +170,9 @@ async def run_sandboxed(executor: Executor, box: Path, argv: list[str], stdin: b
 class BubblewrapBackend(SandboxBackend):
     name = "bwrap"
 
-    def __init__(self, work_root: Path | None = None):
+    def __init__(self, work_root: Path | None = None, *, sandbox_uid: int = SANDBOX_UID):
         self.work_root = work_root or Path(tempfile.gettempdir())
+        self.sandbox_uid = sandbox_uid
 
     @property
     def image(self) -> str:
@@ -197,7 +200,7 @@ class BubblewrapBackend(SandboxBackend):
             (box / name).write_text(text)
             os.chmod(box / name, 0o644)
         # From here on the host only reads this tree and finally removes it.
-        os.chown(box, SANDBOX_UID, SANDBOX_UID)
+        os.chown(box, self.sandbox_uid, self.sandbox_uid)
         return job_dir, box
 
     async def execute(self, job: SandboxJob) -> AsyncIterator[SandboxEvent]:
@@ -209,7 +212,8 @@ class BubblewrapBackend(SandboxBackend):
             compile_argv = job.executor.compile_argv()
             if job.compile and compile_argv:
                 record = await run_sandboxed(job.executor, box, compile_argv, b"",
-                                             job.compile_limits, writable_box=True)
+                                             job.compile_limits, writable_box=True,
+                                             sandbox_uid=self.sandbox_uid)
                 yield CompileDone(record)
                 if record.exit_code != 0 or record.error:
                     return
@@ -217,7 +221,8 @@ class BubblewrapBackend(SandboxBackend):
             argv = job.executor.run_argv(max(16, memory_mb - job.executor.memory_extra_mb))
             for case_id, data in job.inputs:
                 record = await run_sandboxed(job.executor, box, argv, data, job.run_limits,
-                                             writable_box=False)
+                                             writable_box=False,
+                                             sandbox_uid=self.sandbox_uid)
                 yield CaseDone(case_id, record)
         finally:
             # rmtree does not follow symlinks the candidate may have planted in box/.

@@ -14,7 +14,6 @@ import asyncio
 import base64
 import contextlib
 import json
-import os
 import shutil
 import tempfile
 import threading
@@ -35,13 +34,13 @@ from judge.backends.base import (
 from judge.models import RunLimits, RunRecord
 
 RUNNER = Path(__file__).resolve().parent.parent / "sandbox_runner.py"
-DEFAULT_IMAGE = os.environ.get("VIVA_JUDGE_IMAGE", "viva-judge:current")
+DEFAULT_IMAGE = "viva-judge:current"  # settings: VIVA_JUDGE_IMAGE
 RUNNER_OVERHEAD = 64 * 1024 * 1024
 # Warm containers are created with one uniform configuration big enough for compilation;
 # the runner enforces each run's own limits inside.
 POOL_MEMORY = 1024 * 1024 * 1024 + RUNNER_OVERHEAD
 POOL_PIDS = 160
-DEFAULT_POOL = int(os.environ.get("VIVA_JUDGE_DOCKER_POOL", "2"))
+DEFAULT_POOL = 2  # settings: VIVA_JUDGE_DOCKER_POOL
 
 
 def _limits(limits: RunLimits) -> dict[str, int]:

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from judge.errors import JudgeError
 from judge.service import JudgeService
 from server.deps import access_for, bearer, is_reviewer
 from server.errors import (
     DependencyDown,
     Forbidden,
-    Invalid,
     NotFound,
-    TooLarge,
     Unauthorized,
-    VivaError,
 )
 
 router = APIRouter()
@@ -41,12 +37,6 @@ def _judge(request: Request) -> JudgeService:
     return judge
 
 
-def _raise(exc: JudgeError) -> NoReturn:
-    mapping: dict[str, type[VivaError]] = {"invalid": Invalid, "not_found": NotFound,
-                                           "too_large": TooLarge, "unavailable": DependencyDown}
-    raise mapping[exc.kind](exc.message, code=exc.code) from exc
-
-
 @router.get("/api/problems")
 async def list_problems(request: Request) -> dict[str, Any]:
     return {"problems": _judge(request).list_problems()}
@@ -54,10 +44,7 @@ async def list_problems(request: Request) -> dict[str, Any]:
 
 @router.get("/api/problems/{problem_id}")
 async def get_problem(problem_id: str, request: Request) -> dict[str, Any]:
-    try:
-        return _judge(request).public_problem(problem_id)
-    except JudgeError as exc:
-        _raise(exc)
+    return _judge(request).public_problem(problem_id)  # a JudgeError maps to its status
 
 
 @router.post("/api/sessions/{session_id}/submissions", status_code=202,
@@ -65,11 +52,8 @@ async def get_problem(problem_id: str, request: Request) -> dict[str, Any]:
 async def create_submission(session_id: str, body: SubmissionCreate,
                             request: Request) -> SubmissionCreated:
     await access_for(request, session_id)
-    try:
-        submission_id = await _judge(request).enqueue(session_id, body.problem_id,
-                                                      body.language, body.code, body.kind)
-    except JudgeError as exc:
-        _raise(exc)
+    submission_id = await _judge(request).enqueue(session_id, body.problem_id,
+                                                  body.language, body.code, body.kind)
     return SubmissionCreated(submission_id=submission_id)
 
 

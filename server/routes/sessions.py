@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 
 from agents.engine import InterviewError
 from agents.state import InterviewState, SessionConfig
+from core.events import ReviewEvent
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
 from server.recording import events_ndjson, render_report_html, webvtt
@@ -104,11 +105,11 @@ async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep
                           ) -> dict[str, object]:
     """A human reviewer overrides the score with a note; the report shows both."""
     await _load(engine, session_id)
-    await redis.hset(f"viva:session:{session_id}:review",
+    await redis.hset(keys.session_review(session_id),
                      mapping={"overall_score": body.overall_score, "note": body.note,
                               "reviewer": body.reviewer})
-    await engine.events.append(session_id, {"type": "review", "overall_score":
-                                            body.overall_score, "note": body.note})
+    await engine.events.append(session_id, ReviewEvent(overall_score=body.overall_score,
+                                                       note=body.note))
     return {"status": "ok"}
 
 
@@ -116,7 +117,7 @@ async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep
 async def list_sessions(redis: RedisDep, engine: EngineDep,
                         reviewer: Annotated[Access, Depends(require_reviewer)],
                         ) -> list[dict[str, object]]:
-    ids = sorted(await redis.smembers("viva:sessions"))
+    ids = sorted(await redis.smembers(keys.SESSIONS_INDEX))
     out: list[dict[str, object]] = []
     for sid in ids[-200:]:
         try:

@@ -11,6 +11,7 @@ import numpy as np
 
 from audio.pcm import STT_RATE
 from audio.sample_speech import SpeechMaker
+from core.events import Event, wire
 from realtime.ports import Outbox
 from realtime.voice_services import VoiceServices
 
@@ -37,9 +38,9 @@ class RecordingOutbox(Outbox):
         self._seq = 0
         self.changed = asyncio.Event()
 
-    async def send_event(self, event: dict[str, Any]) -> dict[str, Any]:
+    async def send_event(self, event: Event) -> dict[str, Any]:
         self._seq += 1
-        recorded = {**event, "seq": self._seq}
+        recorded = {**wire(event), "seq": self._seq}
         self.items.append((time.monotonic(), recorded))
         self.changed.set()
         return recorded

@@ -1,7 +1,9 @@
 """A scripted stand-in for the interview server, for UI tests only.
 
 It serves the real built app through the real pages router and speaks the contract's
-websocket protocol with fixed, predictable replies, so a test can drive exact situations the
+websocket protocol with fixed, predictable replies — built from the server's own event models
+(core/events.py) and validated against them, so it cannot send a field the real server never
+sends — so a test can drive exact situations the
 live engine produces only by chance: a dropped connection mid-interview, barge-in during
 speech, a compile error on a known line, a wrong answer on a sample. It records everything the
 browser sends. The end-to-end tests (test_web_e2e.py) use the real server instead.
@@ -22,6 +24,25 @@ import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
+from core.events import (
+    CaseView,
+    CodingTaskEvent,
+    CompileInfo,
+    ErrorEvent,
+    Event,
+    FeedbackEvent,
+    JudgeCaseEvent,
+    JudgeResultEvent,
+    QuestionEvent,
+    SessionEndEvent,
+    StateEvent,
+    SubmissionQueuedEvent,
+    TranscriptFinalEvent,
+    TtsEndEvent,
+    TtsStartEvent,
+    parse_event,
+    wire,
+)
 from server.errors import install_error_handlers
 from server.routes import pages
 from tests.conftest import free_port
@@ -36,12 +57,15 @@ TEMPLATES = {
     "go": "package main\n\nfunc main() {\n}\n",
     "javascript": "const input = require('fs').readFileSync(0, 'utf8');\n",
 }
-CODING_TASK = {
-    "type": "coding_task", "problem_id": "a-plus-b", "title": "A plus B",
+CODING_TASK = CodingTaskEvent.model_validate({
+    "problem_id": "a-plus-b", "title": "A plus B",
     "statement": "Read two integers, print their sum.\n\nUse `int` arithmetic.",
     "templates": TEMPLATES,
     "samples": [{"input": "1 2\n", "output": "3\n"}, {"input": "-5 5\n", "output": "0\n"}],
-}
+})
+TRACEBACK = ('Traceback (most recent call last):\n  File "/work/main.py", line 3, in <module>\n'
+             "    print(a // 0)\n          ~~^^~~\nZeroDivisionError: integer division or "
+             "modulo by zero\n")
 
 
 def tone_pcm16(seconds: float, rate: int = 22050, hz: float = 220.0) -> bytes:
@@ -108,7 +132,7 @@ class ScriptedServer:
                 await self.script.socket.close(code=1012)
         self.call(drop())
 
-    def push(self, *events: dict[str, Any]) -> None:
+    def push(self, *events: Event | dict[str, Any]) -> None:
         async def push() -> None:
             for event in events:
                 await self._emit(event)
@@ -119,14 +143,17 @@ class ScriptedServer:
 
     # -- the protocol -------------------------------------------------------------------
 
-    async def _emit(self, event: dict[str, Any], live: bool = True) -> None:
-        event = {**event, "seq": len(self.script.events) + 1, "t_ms": len(self.script.events) * 500}
+    async def _emit(self, event: Event | dict[str, Any], live: bool = True) -> None:
+        body = wire(event) if isinstance(event, Event) else dict(event)
+        event = {**body, "seq": len(self.script.events) + 1,
+                 "t_ms": len(self.script.events) * 500}
+        parse_event(event)  # the real server's schema, strictly: a stray field fails here
         self.script.events.append(event)
         if live and self.script.socket is not None:
             await self.script.socket.send_text(json.dumps(event))
 
     async def _speak(self, turn_id: str, seconds: float, end: bool = True) -> None:
-        await self._emit({"type": "tts_start", "turn_id": turn_id, "sample_rate": 22050})
+        await self._emit(TtsStartEvent(turn_id=turn_id, sample_rate=22050))
         pcm = tone_pcm16(seconds)
         ws = self.script.socket
         assert ws is not None
@@ -134,69 +161,75 @@ class ScriptedServer:
         for i in range(0, len(pcm), 4411):
             await ws.send_bytes(pcm[i:i + 4411])
         if end:
-            await self._emit({"type": "tts_end", "turn_id": turn_id})
+            await self._emit(TtsEndEvent(turn_id=turn_id))
 
     async def _on_message(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "start" and not self.script.events:
-            await self._emit({"type": "state", "phase": "warmup"})
-            await self._emit({"type": "question", "text": "Tell me about a hash table.",
-                              "question_id": "q1", "phase": "warmup", "turn_id": "t1"})
+            await self._emit(StateEvent(phase="warmup"))
+            await self._emit(QuestionEvent(text="Tell me about a hash table.",
+                                           question_id="q1", phase="warmup", turn_id="t1"))
             await self._speak("t1", 0.6)
         elif kind == "answer":
             text = str(message.get("text", ""))
-            await self._emit({"type": "transcript_final", "text": text, "turn_id": "t1"})
-            await self._emit({"type": "feedback", "kind": "guidance",
-                              "text": "Good start; say more about collisions."})
-            await self._emit({"type": "state", "phase": "coding"})
-            await self._emit({"type": "question", "text": "Now solve A plus B.",
-                              "question_id": "a-plus-b", "phase": "coding", "turn_id": "t2"})
+            await self._emit(TranscriptFinalEvent(text=text, turn_id="t1"))
+            await self._emit(FeedbackEvent(kind="guidance",
+                                           text="Good start; say more about collisions."))
+            await self._emit(StateEvent(phase="coding"))
+            await self._emit(QuestionEvent(text="Now solve A plus B.", question_id="a-plus-b",
+                                           phase="coding", turn_id="t2"))
             await self._emit(CODING_TASK)
         elif kind == "submit":
             await self._judge(message)
         elif kind == "end":
-            await self._emit({"type": "session_end", "report_url": "/sessions/s-1/report"})
+            await self._emit(SessionEndEvent(report_url="/sessions/s-1/report"))
 
     async def _judge(self, message: dict[str, Any]) -> None:
         self.script.submissions += 1
         sid = f"sub-{self.script.submissions}"
         code = str(message.get("code", ""))
-        run = message.get("kind") == "run"
-        await self._emit({"type": "submission_queued", "submission_id": sid,
-                          "kind": message.get("kind"), "problem_id": "a-plus-b",
-                          "language": message.get("language")})
+        kind = "run" if message.get("kind") == "run" else "submit"
+        language = message.get("language")
+        await self._emit(SubmissionQueuedEvent(submission_id=sid, kind=kind,
+                                               problem_id="a-plus-b", language=language))
+        common = {"submission_id": sid, "status": "done", "revision": self.script.submissions,
+                  "evidence_text": "", "kind": kind, "language": language}
         if "SYNTAX" in code:
             log = ('  File "/work/main.py", line 2\n    print(a +\n           ^\n'
                    "SyntaxError: '(' was never closed\n")
-            await self._emit({"type": "judge_result", "submission_id": sid, "status": "done",
-                              "verdict": "CE", "passed": 0, "total": 2, "revision": 1,
-                              "compile": {"ok": False, "log": log}, "cases": [],
-                              "evidence_text": "CE", "diff": None, "kind": message.get("kind"),
-                              "language": message.get("language")})
+            await self._emit(JudgeResultEvent(
+                **common, verdict="CE", passed=0, total=2,
+                compile=CompileInfo(ok=False, log=log), cases=[], diff=None))
             return
-        wrong = "WRONG" in code
-        cases = [("s1", "sample", "AC"), ("s2", "sample", "WA" if wrong else "AC")]
-        if not run:
+        wrong, crash = "WRONG" in code, "CRASH" in code
+        failing = "RE" if crash else "WA" if wrong else "AC"
+        cases = [("s1", "sample", "AC"), ("s2", "sample", failing)]
+        if kind == "submit":
             cases += [("h1", "hidden", "AC"), ("p1", "performance", "AC")]
-        results = []
+        results: list[CaseView] = []
         for case_id, case_kind, verdict in cases:
             await asyncio.sleep(0.15)
-            row = {"submission_id": sid, "case_id": case_id, "kind": case_kind,
-                   "verdict": verdict, "time_ms": 12, "memory_kb": 3400}
-            await self._emit({"type": "judge_case", **row})
-            full: dict[str, Any] = {"id": case_id, "kind": case_kind, "verdict": verdict,
-                                    "time_ms": 12, "memory_kb": 3400}
+            await self._emit(JudgeCaseEvent(submission_id=sid, case_id=case_id,
+                                            kind=case_kind, verdict=verdict, time_ms=12,
+                                            memory_kb=3400))
+            full = CaseView(id=case_id, kind=case_kind, verdict=verdict,
+                            time_ms=12, memory_kb=3400)
             if case_id == "s2":
-                full.update(input="-5 5\n", expected="0\n", stdout="-10\n" if wrong else "0\n")
+                full = full.model_copy(update={"input": "-5 5\n", "expected": "0\n",
+                                               "actual": "0\n"})
+                if wrong:
+                    full = full.model_copy(update={
+                        "actual": "-10\n", "checker_message": "line 1: expected '0', got '-10'"})
+                if crash:
+                    full = full.model_copy(update={
+                        "actual": "partial\n", "stderr": TRACEBACK, "exit_code": 1,
+                        "error": TRACEBACK.strip().splitlines()[-1]})
             results.append(full)
-        passed = sum(1 for r in results if r["verdict"] == "AC")
-        await self._emit({"type": "judge_result", "submission_id": sid, "status": "done",
-                          "verdict": "WA" if wrong else "AC", "passed": passed,
-                          "total": len(results), "revision": self.script.submissions,
-                          "compile": {"ok": True, "log": ""}, "cases": results,
-                          "evidence_text": "", "kind": message.get("kind"),
-                          "diff": "--- rev\n+++ rev\n@@ -1 +1 @@\n-old\n+new\n",
-                          "language": message.get("language")})
+        passed = sum(1 for r in results if r.verdict == "AC")
+        await self._emit(JudgeResultEvent(
+            **common, verdict=failing, passed=passed, total=len(results),
+            compile=CompileInfo(ok=True, log=""), cases=results,
+            diff="--- rev\n+++ rev\n@@ -1 +1 @@\n-old\n+new\n"))
 
     def _build(self) -> FastAPI:
         app = FastAPI()
@@ -219,8 +252,8 @@ class ScriptedServer:
         async def socket(ws: WebSocket, session_id: str) -> None:
             await ws.accept()
             if ws.query_params.get("token") != TOKEN:
-                await ws.send_text(json.dumps({"type": "error", "seq": 0, "code": "unauthorized",
-                                               "message": "bad token"}))
+                await ws.send_text(json.dumps(wire(ErrorEvent(code="unauthorized",
+                                                              message="bad token", seq=0))))
                 await ws.close(code=1008)
                 return
             self.loop = asyncio.get_running_loop()

@@ -13,12 +13,14 @@ import pytest
 from playwright.sync_api import Page, Playwright, expect
 
 from tests.conftest import ROOT
+from tests.web.event_probe import install_event_probe, undeclared_reads
 from tests.web.harness import JsErrors, VivaServer, launch, screenshot, speech_wav, viva_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SPOKEN = "A dictionary is a hash table that maps keys to values with constant time lookups."
 WRONG = "import sys\nsys.stdin.read()\nprint('definitely not the answer')\n"
+CRASH = "import sys\nprint('partial output')\nsys.stdout.flush()\nprint(1 // 0)\n"
 TYPED = ("I would explain the trade offs: time and memory, the common cases, and the failure "
          "modes, with an example from a project where I measured it.")
 
@@ -82,6 +84,7 @@ def test_spoken_interview_then_coding_round(
                                       permissions=["clipboard-read", "clipboard-write"])
         page = context.new_page()
         js_errors.watch(page)
+        install_event_probe(page)
         page.goto(server.url + "/")
         page.get_by_test_id("candidate-id").fill("web-e2e")
         page.get_by_test_id("mode-voice").check()
@@ -168,5 +171,44 @@ def test_spoken_interview_then_coding_round(
         row.get_by_role("button").click()
         expect(page.get_by_test_id("review-detail")).to_contain_text("web-e2e")
         screenshot(page, "e2e-review")
+        assert undeclared_reads(page) == [], "the UI read event fields the server never sends"
+    finally:
+        browser.close()
+
+
+def test_a_crashing_python_sample_shows_its_traceback_and_output(
+        playwright_driver: Playwright, server: VivaServer, js_errors: JsErrors) -> None:
+    """The real judge, a Python runtime error on a sample: the candidate sees what their
+    program printed beside the expected output, and the traceback."""
+    browser = launch(playwright_driver)
+    try:
+        page = browser.new_page(viewport={"width": 1366, "height": 1000})
+        js_errors.watch(page)
+        install_event_probe(page)
+        page.goto(server.url + "/")
+        page.get_by_test_id("candidate-id").fill("web-e2e-crash")
+        page.get_by_test_id("mode-text").check()
+        page.get_by_test_id("round-concepts").uncheck()
+        page.get_by_test_id("round-coding").check()
+        page.get_by_test_id("start-interview").click()
+        page.wait_for_url(re.compile(r"/interview/[^/]+$"))
+        editor = page.get_by_test_id("code-editor")
+        expect(editor.locator(".monaco-editor")).to_be_visible(timeout=30_000)
+        page.get_by_test_id("language-select").select_option("python")
+
+        replace_code(page, CRASH)
+        page.get_by_test_id("run-code").click()
+        expect(page.get_by_test_id("verdict")).to_have_text("RE", timeout=120_000)
+        failing = page.get_by_test_id("failing-case")
+        expect(failing).to_have_attribute("data-kind", "sample")
+        expect(page.get_by_test_id("actual-output")).to_have_text("partial output")
+        expect(page.get_by_test_id("expected-output")).not_to_have_text("(no output)")
+        expect(page.get_by_test_id("actual-output").locator(".output-line-differs")).to_have_count(1)
+        stderr = page.get_by_test_id("case-stderr")
+        expect(stderr).to_contain_text("Traceback (most recent call last)")
+        expect(stderr).to_contain_text("ZeroDivisionError")
+        path = screenshot(page, "e2e-coding-traceback")
+        assert path.is_file()
+        assert undeclared_reads(page) == [], "the UI read event fields the server never sends"
     finally:
         browser.close()

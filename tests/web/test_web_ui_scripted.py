@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Playwright, expect
 
+from tests.web.event_probe import install_event_probe, undeclared_reads
 from tests.web.harness import JsErrors, launch, screenshot
 from tests.web.scripted_server import ScriptedServer
 
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.browser
 CORRECT = "a, b = map(int, input().split())\nprint(a + b)\n"
 WRONG = "a, b = map(int, input().split())\nprint(a - b)  # WRONG\n"
 SYNTAX = "a, b = map(int, input().split())\nprint(a +  # SYNTAX\n"
+CRASH = "a, b = map(int, input().split())\nprint('partial')\nprint(a // 0)  # CRASH\n"
 
 
 @pytest.fixture
@@ -61,6 +63,7 @@ def test_text_interview_reconnects_codes_and_ends(
     try:
         page = browser.new_page(viewport={"width": 1366, "height": 900})
         js_errors.watch(page)
+        install_event_probe(page)
         page.goto(scripted.url + "/")
         page.get_by_test_id("candidate-id").fill("")
         page.get_by_test_id("start-interview").click()
@@ -131,6 +134,20 @@ def test_text_interview_reconnects_codes_and_ends(
         expect(failing).to_contain_text("-10")
         expect(failing).to_contain_text("Expected")
         expect(editor.locator(".squiggly-error")).to_have_count(0)
+        # Their output beside the expected one, the differing line marked; the checker's word.
+        expect(page.get_by_test_id("actual-output")).to_have_text("-10")
+        expect(page.get_by_test_id("expected-output")).to_have_text("0")
+        expect(page.get_by_test_id("actual-output").locator(".output-line-differs")).to_have_count(1)
+        expect(page.get_by_test_id("checker-message")).to_contain_text("expected '0'")
+
+        # A crash: the traceback and what was printed before it.
+        replace_code(page, CRASH)
+        page.get_by_test_id("run-code").click()
+        expect(page.get_by_test_id("verdict")).to_have_text("RE")
+        expect(page.get_by_test_id("case-stderr")).to_contain_text("ZeroDivisionError")
+        expect(page.get_by_test_id("case-stderr")).to_contain_text("Traceback")
+        expect(page.get_by_test_id("actual-output")).to_have_text("partial")
+        screenshot(page, "scripted-coding-room-traceback")
 
         replace_code(page, CORRECT)
         page.get_by_test_id("submit-code").click()
@@ -145,7 +162,7 @@ def test_text_interview_reconnects_codes_and_ends(
         assert 1 <= len(changes) <= 12, len(changes)
         assert changes[-1]["code"] == CORRECT and changes[-1]["language"] == "python"
         submits = [m for m in scripted.script.received if m["type"] == "submit"]
-        assert [s["kind"] for s in submits] == ["run", "submit", "submit"]
+        assert [s["kind"] for s in submits] == ["run", "submit", "run", "submit"]
         assert submits[-1]["code"] == CORRECT
 
         page.set_viewport_size({"width": 390, "height": 844})
@@ -157,6 +174,31 @@ def test_text_interview_reconnects_codes_and_ends(
         report = page.get_by_test_id("report-link")
         expect(report).to_be_visible()
         assert report.get_attribute("href") == "/sessions/s-1/report?token=scripted-token"
+        assert undeclared_reads(page) == [], "the UI read event fields the server never sends"
+    finally:
+        browser.close()
+
+
+def test_the_event_probe_catches_an_undeclared_read(
+        playwright_driver: Playwright, scripted: ScriptedServer) -> None:
+    """The probe itself: a read of `stdout` (the name the coding room once used for the
+    candidate's output) on a judged case is caught; declared fields are not."""
+    browser = launch(playwright_driver)
+    try:
+        page = browser.new_page()
+        install_event_probe(page)
+        page.goto(scripted.url + "/")
+        page.evaluate("""() => {
+          const e = JSON.parse(JSON.stringify({type: 'judge_result', seq: 1,
+            submission_id: 's', status: 'done', verdict: 'WA', passed: 0, total: 1,
+            revision: 1, compile: {ok: true, log: ''}, evidence_text: '', diff: null,
+            cases: [{id: 's1', kind: 'sample', verdict: 'WA', time_ms: 1, memory_kb: 1,
+                     actual: '2'}]}));
+          const c = e.cases.find((x) => x.verdict !== 'AC');
+          return [c.actual, c.stdout, 'message' in c, e.compile.log, JSON.stringify(e)];
+        }""")
+        assert undeclared_reads(page) == ["judge_result.cases[].stdout",
+                                          "judge_result.cases[].message"]
     finally:
         browser.close()
 

@@ -29,195 +29,50 @@ export const VERDICT_NAMES: Record<Verdict, string> = {
   IE: 'Internal error',
 };
 
-export type CaseKind = 'sample' | 'hidden' | 'performance';
-export type QuestionPhase = 'warmup' | 'initial' | 'followup' | 'coding';
-export type FeedbackKind = 'correction' | 'guidance' | 'comment';
+// Server events are generated from the server's models (core/events.py → events.gen.ts):
+// the browser reads exactly the fields the server declares, and a test fails on drift.
+import type * as Events from './events.gen';
+import { SERVER_EVENT_TYPES } from './events.gen';
 
-export interface SampleTest {
-  input: string;
-  output: string;
-  explanation?: string;
-}
+export type {
+  AnswerAmendedEvent,
+  CodeChangeEvent,
+  CodingTaskEvent,
+  ErrorEvent,
+  FeedbackEvent,
+  JudgeCaseEvent,
+  JudgeResultEvent,
+  LatencyEvent,
+  QuestionEvent,
+  ReviewEvent,
+  SampleTest,
+  ServerEvent,
+  SessionEndEvent,
+  StateEvent,
+  SubmissionQueuedEvent,
+  TranscriptFinalEvent,
+  TranscriptPartialEvent,
+  TtsEndEvent,
+  TtsStartEvent,
+  TtsStopEvent,
+} from './events.gen';
+export { SERVER_EVENT_TYPES };
 
-export interface ProblemLimits {
-  time_ms?: number;
-  memory_mb?: number;
-}
+type Unsequenced<T> = Omit<T, 'type' | 'seq' | 't_ms'>;
 
-export interface CodingTask {
-  problem_id: string;
-  title: string;
-  statement: string;
-  templates: Partial<Record<Language, string>>;
-  samples: SampleTest[];
-  limits?: ProblemLimits;
-}
-
-/** One judged test case. Samples may also carry the input and outputs; hidden ones never do. */
-export interface CaseResult {
-  id: string;
-  kind: CaseKind;
-  verdict: Verdict | null;
-  time_ms: number | null;
-  memory_kb: number | null;
-  input?: string;
-  expected?: string;
-  stdout?: string;
-  stderr?: string;
-  exit_code?: number | null;
-  message?: string;
-}
-
-export interface SubmissionResult {
-  submission_id: string;
-  status: 'queued' | 'running' | 'done';
-  verdict: Verdict | null;
-  passed: number;
-  total: number;
-  revision: number;
-  compile: { ok: boolean; log: string };
-  cases: CaseResult[];
-  evidence_text: string;
-  diff: string | null;
-  image?: string;
-  kind?: 'run' | 'submit';
-  language?: Language;
-  problem_id?: string;
-}
-
-interface Sequenced {
-  seq?: number;
-  t_ms?: number;
-}
-
-export interface QuestionEvent extends Sequenced {
-  type: 'question';
-  text: string;
-  question_id: string;
-  phase: QuestionPhase;
-  turn_id: string;
-}
-export interface TranscriptPartialEvent extends Sequenced {
-  type: 'transcript_partial';
-  text: string;
-  turn_id?: string;
-  /** Words two consecutive decodes agreed on (they will not change) … */
-  stable?: string;
-  /** … and the rest, which may still change. */
-  tentative?: string;
-}
-export interface TranscriptFinalEvent extends Sequenced {
-  type: 'transcript_final';
-  text: string;
-  turn_id: string;
-  /** The whole answer again, after the candidate went on past a false end of turn. */
-  amended?: boolean;
-}
-/** An answer continued after a pause: the events in `supersedes` were taken back. */
-export interface AnswerAmendedEvent extends Sequenced {
-  type: 'answer_amended';
-  turn_id: string;
-  text: string;
-  supersedes: number[];
-}
-export interface FeedbackEvent extends Sequenced {
-  type: 'feedback';
-  kind: FeedbackKind;
-  text: string;
-}
-export interface TtsStartEvent extends Sequenced {
-  type: 'tts_start';
-  turn_id: string;
-  sample_rate: number;
-  text?: string;
-}
-export interface TtsEndEvent extends Sequenced {
-  type: 'tts_end';
-  turn_id: string;
-}
-export interface TtsStopEvent extends Sequenced {
-  type: 'tts_stop';
-  turn_id?: string;
-}
-export interface CodingTaskEvent extends Sequenced, CodingTask {
-  type: 'coding_task';
-}
-export interface JudgeCaseEvent extends Sequenced {
-  type: 'judge_case';
-  submission_id: string;
-  case_id: string;
-  kind: CaseKind;
-  verdict: Verdict | null;
-  time_ms: number | null;
-  memory_kb: number | null;
-}
-export interface SubmissionQueuedEvent extends Sequenced {
-  type: 'submission_queued';
-  submission_id: string;
-  kind: 'run' | 'submit';
-  problem_id: string;
-  language: Language;
-}
-export interface JudgeResultEvent extends Sequenced, SubmissionResult {
-  type: 'judge_result';
-}
-export interface StateEvent extends Sequenced {
-  type: 'state';
-  phase: string;
-  [key: string]: unknown;
-}
-export interface ErrorEvent extends Sequenced {
-  type: 'error';
-  code: string;
-  message: string;
-}
-export interface SessionEndEvent extends Sequenced {
-  type: 'session_end';
-  report_url: string;
-}
-/** Recorded client messages and other server types appear in the playback timeline. */
-export interface OtherEvent extends Sequenced {
-  type: string;
-  [key: string]: unknown;
-}
-
-export type ServerEvent =
-  | QuestionEvent
-  | TranscriptPartialEvent
-  | TranscriptFinalEvent
-  | AnswerAmendedEvent
-  | FeedbackEvent
-  | TtsStartEvent
-  | TtsEndEvent
-  | TtsStopEvent
-  | CodingTaskEvent
-  | JudgeCaseEvent
-  | SubmissionQueuedEvent
-  | JudgeResultEvent
-  | StateEvent
-  | ErrorEvent
-  | SessionEndEvent;
-
-export const SERVER_EVENT_TYPES = new Set<string>([
-  'question',
-  'transcript_partial',
-  'transcript_final',
-  'answer_amended',
-  'feedback',
-  'tts_start',
-  'tts_end',
-  'tts_stop',
-  'coding_task',
-  'judge_case',
-  'submission_queued',
-  'judge_result',
-  'state',
-  'error',
-  'session_end',
-]);
+export type CaseKind = Events.CaseView['kind'];
+export type QuestionPhase = Events.QuestionEvent['phase'];
+export type FeedbackKind = Events.FeedbackEvent['kind'];
+export type ProblemLimits = Events.ProblemLimits;
+/** A coding problem as the candidate sees it (the `coding_task` event's payload). */
+export type CodingTask = Unsequenced<Events.CodingTaskEvent>;
+/** One judged case. Samples also carry input, expected, actual, stderr; hidden ones never do. */
+export type CaseResult = Events.CaseView;
+/** The contract's submission result (the `judge_result` event's payload). */
+export type SubmissionResult = Unsequenced<Events.JudgeResultEvent>;
 
 /** Returns the event when `raw` is a JSON object with a known `type`, else null. */
-export function parseServerEvent(raw: string): ServerEvent | null {
+export function parseServerEvent(raw: string): Events.ServerEvent | null {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -227,7 +82,7 @@ export function parseServerEvent(raw: string): ServerEvent | null {
   if (typeof value !== 'object' || value === null) return null;
   const type = (value as { type?: unknown }).type;
   if (typeof type !== 'string' || !SERVER_EVENT_TYPES.has(type)) return null;
-  return value as ServerEvent;
+  return value as Events.ServerEvent;
 }
 
 export type ClientMessage =

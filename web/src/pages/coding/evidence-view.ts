@@ -26,6 +26,38 @@ function figure(value: number | null | undefined, unit: string): string {
   return value === null || value === undefined ? '—' : `${Math.round(value)} ${unit}`;
 }
 
+const MAX_SHOWN_CHARS = 4000; // the judge caps too; this keeps a long traceback readable
+
+function capText(text: string, max: number): string {
+  return text.length <= max ? text : `… (${text.length - max} characters cut)\n${text.slice(-max)}`;
+}
+
+/** The checker ignores trailing whitespace at line ends and at the end; so does the mark. */
+function outputLines(text: string): string[] {
+  const lines = text.replace(/\s+$/, '').split('\n').map((l) => l.replace(/\s+$/, ''));
+  return lines.length === 1 && lines[0] === '' ? [] : lines;
+}
+
+/** Expected and actual output side by side, each line that differs from its counterpart marked. */
+function outputComparison(expected: string, actual: string): HTMLElement {
+  const want = outputLines(expected);
+  const got = outputLines(actual);
+  const column = (title: string, lines: string[], other: string[], testid: string) =>
+    h(
+      'div',
+      { class: 'output-column' },
+      h('h4', {}, title),
+      h(
+        'pre',
+        { 'data-testid': testid },
+        lines.length === 0
+          ? h('span', { class: 'output-empty' }, '(no output)')
+          : lines.map((line, i) => h('span', { class: line === other[i] ? 'output-line' : 'output-line output-line-differs', 'data-line': String(i + 1) }, `${line}\n`)),
+      ),
+    );
+  return h('div', { class: 'io-grid output-comparison' }, column('Expected', want, got, 'expected-output'), column('Your output', got, want, 'actual-output'));
+}
+
 export class EvidenceView {
   readonly element: HTMLElement;
   private readonly status = h('p', { class: 'evidence-status', 'data-testid': 'judge-status', role: 'status' }, 'Run the samples or submit to see results here.');
@@ -149,17 +181,29 @@ export class EvidenceView {
     view.rows.set(c.id, row);
   }
 
+  /** What the candidate needs to fix their code: for a visible (sample) case the input,
+   * their output beside the expected one with the differing lines marked, the error output
+   * (a traceback) and the checker's message; a hidden case only says that it failed. */
   private failingCase(c: CaseResult): HTMLElement {
-    const block = (title: string, text: string | undefined) =>
-      text === undefined ? null : h('div', {}, h('h4', {}, title), h('pre', {}, text || '(empty)'));
-    const hidden = c.input === undefined && c.expected === undefined && c.stdout === undefined;
+    const title = h('h3', {}, `First failing test: ${c.id} (${c.kind}) — ${c.verdict ? VERDICT_NAMES[c.verdict] : ''}`);
+    const attrs = { class: 'failing-case', 'data-testid': 'failing-case', 'data-case': c.id, 'data-kind': c.kind };
+    if (c.kind !== 'sample') {
+      return h('div', attrs, title, h('p', { class: 'hint' }, 'This test is hidden: its input is not shown. Check edge cases and limits.'));
+    }
+    const stderr = c.stderr ? capText(c.stderr, MAX_SHOWN_CHARS) : null;
+    // The reason repeats the stderr tail for a crash; show it only when it adds something.
+    const reason = c.error && !(c.stderr ?? '').includes(c.error.trim()) ? c.error : null;
     return h(
       'div',
-      { class: 'failing-case', 'data-testid': 'failing-case', 'data-case': c.id },
-      h('h3', {}, `First failing test: ${c.id} (${c.kind}) — ${c.verdict ? VERDICT_NAMES[c.verdict] : ''}`),
-      hidden ? h('p', { class: 'hint' }, 'This test is hidden: its input is not shown. Check edge cases and limits.') : null,
-      h('div', { class: 'io-grid' }, block('Input', c.input), block('Expected', c.expected), block('Your output', c.stdout), block('Errors', c.stderr || undefined)),
-      c.message ? h('p', {}, c.message) : null,
+      attrs,
+      title,
+      reason ? h('p', { class: 'failure-reason', 'data-testid': 'failure-reason' }, reason) : null,
+      c.checker_message ? h('p', { class: 'checker-message', 'data-testid': 'checker-message' }, `Checker: ${c.checker_message}`) : null,
+      h('div', {}, h('h4', {}, 'Input'), h('pre', { 'data-testid': 'case-input' }, c.input || '(empty)')),
+      outputComparison(c.expected ?? '', c.actual ?? ''),
+      stderr !== null
+        ? h('div', { class: 'case-stderr' }, h('h4', {}, c.verdict === 'RE' ? 'Error output (traceback)' : 'Error output'), h('pre', { 'data-testid': 'case-stderr' }, stderr))
+        : null,
     );
   }
 

@@ -1,0 +1,163 @@
+"""The coding round: opening it, talk while coding, and the interviewer's words about each
+judge result. Rules in code, wording from ``bank/coding_round.yaml``.
+
+The engine owns the steps (load → apply → commit); this module gives it the pure parts: what
+to change on the state and which events and words come out. A judge result is read from its
+public view (what the candidate saw), so the interviewer never mentions a hidden test's data.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from agents.orchestrator import transition
+from agents.state import InterviewState, Phase, Turn
+from core.events import CodingTaskEvent, FeedbackEvent, FeedbackKind, QuestionEvent, wire
+
+DEFAULT_WORDING = Path(__file__).resolve().parent.parent / "bank" / "coding_round.yaml"
+Verdicts = Literal["WA", "TLE", "MLE", "RE", "OLE", "IE"]
+
+
+class CodingWording(BaseModel):
+    """The coding round's authored sentences (``bank/coding_round.yaml``), checked on load."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    intro: str
+    talk_noted: str
+    accepted: dict[Literal["run", "submit"], str]
+    compile_error: str
+    compile_error_unnamed: str
+    failing_sample: str
+    failing_other: str
+    advice: dict[Verdicts, str]
+    advice_other: str
+    not_yet: str
+    labels: dict[Literal["run", "submit"], str]
+
+
+class WordingError(Exception):
+    """The wording file is missing or invalid; the message names the file."""
+
+
+def load_wording(path: Path = DEFAULT_WORDING) -> CodingWording:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return CodingWording.model_validate(raw)
+    except (OSError, yaml.YAMLError, ValidationError) as exc:
+        raise WordingError(f"{path}: invalid coding round wording: {exc}") from exc
+
+
+def wording_for(bank_dir: Path) -> CodingWording:
+    """The bank's own ``coding_round.yaml``, else the one shipped with Viva."""
+    own = bank_dir / "coding_round.yaml"
+    return load_wording(own if own.is_file() else DEFAULT_WORDING)
+
+
+class CodingPort(Protocol):
+    """What the engine needs from the judge (wired by the server)."""
+
+    async def pick_problem(self, difficulty: str, exclude: list[str]) -> dict[str, Any] | None:
+        """A ``coding_task`` payload: problem_id, title, statement, templates, samples."""
+        ...
+
+
+class Said:
+    """What a coding-round step adds: wire events and the interviewer's words."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.spoken: list[str] = []
+        self.speak_turn_id: str | None = None
+
+
+class CodingRound:
+    def __init__(self, wording: CodingWording | None = None):
+        self.wording = wording or load_wording()
+
+    def open(self, state: InterviewState, task: dict[str, Any], t_ms: int, said: Said) -> None:
+        """Move to the coding phase with ``task`` (a ``coding_task`` payload)."""
+        transition(state, Phase.coding)
+        state.coding_problem_id = str(task["problem_id"])
+        text = self.wording.intro.format(title=task["title"])
+        turn = Turn(turn_id=secrets.token_hex(6), question_id=state.coding_problem_id,
+                    phase=Phase.coding, text=text, topic="coding",
+                    difficulty=state.difficulty, asked_t_ms=t_ms)
+        state.turns.append(turn)
+        state.current_turn_id = turn.turn_id
+        said.events.append(wire(CodingTaskEvent.model_validate(task)))
+        said.events.append(wire(QuestionEvent(text=text, question_id=state.coding_problem_id,
+                                              phase="coding", turn_id=turn.turn_id)))
+        said.spoken.append(text)
+        said.speak_turn_id = turn.turn_id
+
+    def talk(self, turn_id: str, said: Said) -> None:
+        """Talk during the coding round is recorded, not graded: the code is judged."""
+        text = self.wording.talk_noted
+        said.events.append(wire(FeedbackEvent(kind="comment", text=text, turn_id=turn_id)))
+        said.spoken.append(text)
+
+    def on_result(self, state: InterviewState, result: dict[str, Any], t_ms: int,
+                  said: Said) -> bool:
+        """Record a finished submission and speak about it, once per submission. False when
+        there is nothing to say (not coding any more, or already discussed)."""
+        sub_id = str(result.get("submission_id"))
+        if state.phase != Phase.coding:
+            return False
+        if any(a.get("submission_id") == sub_id for a in state.coding_attempts):
+            return False
+        kind = str(result.get("kind", "submit"))
+        state.coding_attempts.append({
+            "submission_id": sub_id, "kind": kind, "verdict": result.get("verdict"),
+            "passed": result.get("passed", 0), "total": result.get("total", 0), "t_ms": t_ms})
+        fb_kind, text = self.feedback(result, kind)
+        said.events.append(wire(FeedbackEvent(kind=fb_kind, text=text, submission_id=sub_id)))
+        said.spoken.append(text)
+        return True
+
+    def feedback(self, result: dict[str, Any], kind: str) -> tuple[FeedbackKind, str]:
+        """Evidence → suggestion → judgement about a judge result, from its public view."""
+        w = self.wording
+        verdict = result.get("verdict")
+        passed, total = result.get("passed", 0), result.get("total", 0)
+        run_or_submit: Literal["run", "submit"] = "run" if kind == "run" else "submit"
+        if verdict == "AC":
+            return "comment", w.accepted[run_or_submit].format(total=total)
+        if verdict == "CE":
+            log = str((result.get("compile") or {}).get("log", "")).strip().splitlines()
+            first = log[0][:160] if log else w.compile_error_unnamed
+            return "correction", w.compile_error.format(first_line=first)
+        failing = next((c for c in result.get("cases", []) if c.get("verdict") != "AC"), None)
+        where = ""
+        if failing is not None:
+            if failing.get("kind") == "sample" and "expected" in failing:
+                where = w.failing_sample.format(
+                    case_id=failing.get("id"),
+                    expected=str(failing.get("expected")).strip()[:60],
+                    actual=str(failing.get("actual", "")).strip()[:60])
+            else:
+                where = w.failing_other.format(kind=failing.get("kind", "hidden"),
+                                               verdict=failing.get("verdict"))
+        advice = w.advice.get(str(verdict), w.advice_other)  # type: ignore[call-overload]
+        kind_out: FeedbackKind = "guidance" if passed and passed >= total / 2 else "correction"
+        return kind_out, w.not_yet.format(passed=passed, total=total,
+                                          label=w.labels[run_or_submit], where=where,
+                                          advice=advice)
+
+    @staticmethod
+    def summary(state: InterviewState) -> dict[str, Any] | None:
+        """The coding part of the report: attempts and the last submit's verdict and score."""
+        if not state.coding_problem_id:
+            return None
+        submits = [a for a in state.coding_attempts if a.get("kind") == "submit"]
+        last = submits[-1] if submits else None
+        return {"problem_id": state.coding_problem_id, "attempts": len(state.coding_attempts),
+                "submissions": state.coding_attempts, "final_verdict":
+                last.get("verdict") if last else None,
+                "score": (float(str(last["passed"])) / max(1.0, float(str(last["total"]))))
+                if last else None}

@@ -1,0 +1,104 @@
+"""Task ownership: every background task has an owner that notices its failure and, at the
+end, cancels it and waits for it to finish.
+
+- :func:`cancel_and_wait` tears tasks down for real (livekit's helper of the same name): it
+  cancels, waits, and logs — never swallows — an exception a task had died with.
+- :class:`Supervisor` owns one component's long-running stages. A stage that ends with an
+  exception is logged with the owner's context (``session 3f2a…``), reported to the owner's
+  ``on_failure`` (which surfaces it: an ``error`` event, a close with 1011), and started
+  again when it was spawned with restarts left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+log = logging.getLogger("viva.tasks")
+
+FailureHandler = Callable[[str, BaseException], Awaitable[None]]
+
+
+async def cancel_and_wait(*tasks: asyncio.Task[Any] | None,
+                          context: str = "", logger: logging.Logger = log) -> None:
+    """Cancel ``tasks`` and wait until all have finished. An exception one of them ended with
+    (other than the cancellation) is logged with ``context``. Our own cancellation while
+    waiting propagates, as it must."""
+    live = [t for t in tasks if t is not None]
+    for task in live:
+        task.cancel()
+    if not live:
+        return
+    await asyncio.wait(live)
+    for task in live:
+        if task.cancelled():
+            continue
+        exc = task.exception()
+        if exc is not None:
+            logger.error("%s: task %s had failed", context or "tasks", task.get_name(),
+                         exc_info=exc)
+
+
+class Supervisor:
+    """Owns the long-running stages (and short helpers) of one component."""
+
+    def __init__(self, context: str, *, on_failure: FailureHandler | None = None,
+                 logger: logging.Logger = log, restart_delay_s: float = 0.5):
+        self.context = context
+        self.on_failure = on_failure
+        self.logger = logger
+        self.restart_delay_s = restart_delay_s
+        self.failures: list[tuple[str, BaseException]] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+
+    def spawn(self, factory: Callable[[], Coroutine[Any, Any, Any]], name: str, *,
+              restarts: int = 0) -> asyncio.Task[Any]:
+        """Run ``factory()`` as stage ``name``; after a failure start it again up to
+        ``restarts`` times (a stage that keeps its state outside the coroutine)."""
+        task = asyncio.create_task(self._run(factory, name, restarts), name=name)
+        self._track(task)
+        return task
+
+    def helper(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        """A short task (no restart); its failure is logged and reported like a stage's."""
+        return self.spawn(lambda: coro, name)
+
+    async def _run(self, factory: Callable[[], Coroutine[Any, Any, Any]], name: str,
+                   restarts: int) -> None:
+        while True:
+            try:
+                await factory()
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.failures.append((name, exc))
+                self.logger.error("%s: %s failed%s", self.context, name,
+                                  f"; restarting ({restarts} left)" if restarts else "",
+                                  exc_info=exc)
+                if self.on_failure is not None and not self._closing:
+                    try:
+                        await self.on_failure(name, exc)
+                    except Exception:
+                        self.logger.exception("%s: reporting the failure of %s failed",
+                                              self.context, name)
+                if restarts <= 0 or self._closing:
+                    return
+                restarts -= 1
+                await asyncio.sleep(self.restart_delay_s)
+
+    def _track(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @property
+    def tasks(self) -> frozenset[asyncio.Task[Any]]:
+        return frozenset(self._tasks)
+
+    async def aclose(self) -> None:
+        """Cancel every stage and helper and wait for them."""
+        self._closing = True
+        await cancel_and_wait(*self._tasks, context=self.context, logger=self.logger)
