@@ -9,6 +9,7 @@ from typing import Any
 
 from agents.summary import Note, Report, clock
 from store.events import EventLog
+from store.recordings import RecordingEntry
 
 
 async def events_ndjson(log: EventLog, session_id: str, after_seq: int = 0,
@@ -35,19 +36,69 @@ def _cue_text(text: str) -> str:
     return " ".join(text.replace("-->", "→").split())
 
 
-def webvtt(events: list[dict[str, Any]]) -> str:
-    """Interviewer questions/feedback and candidate final transcripts as voice-tagged cues."""
-    spoken = [e for e in events if e.get("type") in ("question", "feedback", "transcript_final")
-              and str(e.get("text", "")).strip()]
-    lines = ["WEBVTT", ""]
+def _event_cues(events: list[dict[str, Any]], kinds: tuple[str, ...]
+                ) -> list[tuple[int, int, str, str]]:
+    """Cues timed on the events alone (a text interview: nothing was spoken)."""
+    spoken = [e for e in events if e.get("type") in kinds and str(e.get("text", "")).strip()]
+    cues = []
     for i, e in enumerate(spoken):
         start = int(e["t_ms"])
         default_end = start + max(1500, 60 * len(str(e["text"]).split()) * 6)
         nxt = spoken[i + 1]["t_ms"] if i + 1 < len(spoken) else default_end
         end = max(start + 500, min(default_end, int(nxt)))
         voice = "Candidate" if e["type"] == "transcript_final" else "Interviewer"
+        cues.append((start, end, voice, str(e["text"])))
+    return cues
+
+
+def _audio_cues(events: list[dict[str, Any]], recordings: list[RecordingEntry]
+                ) -> list[tuple[int, int, str, str]]:
+    """Cues on the saved audio: each interviewer sentence where it sits in its file, each
+    candidate answer over the recording of its turn."""
+    cues: list[tuple[int, int, str, str]] = []
+    for r in recordings:
+        if r.speaker == "interviewer":
+            cues += [(r.t_ms + s.start_ms, r.t_ms + s.end_ms, "Interviewer", s.text)
+                     for s in r.segments]
+    clips = [r for r in recordings if r.speaker == "candidate"]
+    used: set[int] = set()
+    by_turn: dict[str, int] = {}  # turn_id -> index of its cue (an amended answer extends it)
+    for e in events:
+        if e.get("type") != "transcript_final" or not str(e.get("text", "")).strip():
+            continue
+        # The clip of this answer: the latest of its turn that ended before the final.
+        match = None
+        for i, clip in enumerate(clips):
+            if i not in used and clip.turn_id == e.get("turn_id") and \
+                    clip.t_ms + clip.duration_ms <= int(e["t_ms"]) + 50:
+                match = i
+        if match is None:
+            continue
+        used.add(match)
+        clip = clips[match]
+        start, end = clip.t_ms, clip.t_ms + clip.duration_ms
+        earlier = by_turn.get(str(e["turn_id"])) if e.get("amended") else None
+        if earlier is not None:
+            start = cues[earlier][0]
+            cues[earlier] = (start, end, "Candidate", str(e["text"]))
+            continue
+        by_turn[str(e["turn_id"])] = len(cues)
+        cues.append((start, end, "Candidate", str(e["text"])))
+    if not any(r.speaker == "interviewer" for r in recordings):
+        cues += _event_cues(events, ("question", "feedback"))
+    return sorted(cues)
+
+
+def webvtt(events: list[dict[str, Any]],
+           recordings: list[RecordingEntry] | None = None) -> str:
+    """Interviewer and candidate speech as voice-tagged cues: on the recorded audio when there
+    is some (a voice interview), else at the events' times."""
+    cues = (_audio_cues(events, recordings) if recordings
+            else _event_cues(events, ("question", "feedback", "transcript_final")))
+    lines = ["WEBVTT", ""]
+    for i, (start, end, voice, text) in enumerate(cues):
         lines += [str(i + 1), f"{_ts(start)} --> {_ts(end)}",
-                  f"<v {voice}>{html.escape(_cue_text(str(e['text'])), quote=False)}", ""]
+                  f"<v {voice}>{html.escape(_cue_text(text), quote=False)}", ""]
     return "\n".join(lines)
 
 

@@ -176,6 +176,13 @@ class SessionLink:
                 self.reactions.put_nowait(e)
             elif e.get("type") == "transcript_final" and not replay and self.metrics:
                 self.metrics.turns.inc()
+            elif e.get("type") == "session_end" and not replay:
+                self._archive()
+
+    def _archive(self, only_ended: bool = False) -> None:
+        archiver = getattr(self.app_state, "archiver", None)
+        if archiver is not None:
+            archiver.request(self.session_id, only_ended=only_ended)
 
     async def tail(self) -> None:
         """Follow the session through the process's event reader (no connection of its own)."""
@@ -255,6 +262,7 @@ class SessionLink:
                     await task
             if self.voice is not None:
                 await self.voice.aclose()
+            self._archive(only_ended=True)  # what was said after session_end is in it too
 
     async def on_text(self, text: str) -> None:
         if not self.text_rate.take():
@@ -410,9 +418,14 @@ class SessionLink:
                 result = await self.engine.amend_answer(self.session_id, turn_id, text)
             return await handled(result)
 
+        from server.voice_recording import recording_for
+
+        outbox, recorder = await recording_for(self.app_state, self.engine.redis,
+                                               self.session_id, self.conn)
         s = self.settings
         self.voice = VoiceSession(
-            services=services, outbox=self.conn, on_final=on_final, on_amend=on_amend,
+            services=services, outbox=outbox, on_final=on_final, on_amend=on_amend,
+            recorder=recorder,
             turn_taking=TurnTakingSettings(
                 complete_ms=s.silence_ms_conversation, coding_complete_ms=s.silence_ms_coding,
                 think_ms=s.think_ms_conversation, coding_think_ms=s.think_ms_coding,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import secrets
 from collections.abc import AsyncIterator
 from typing import Annotated
@@ -11,11 +13,13 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 
 from agents.engine import InterviewError
 from agents.state import InterviewState, SessionConfig
+from server.archived_session import ArchivedSession, load_archive
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
 from server.recording import events_ndjson, render_report_html, webvtt
 from server.schemas import ReviewOverride, SessionCreate, SessionCreated, SessionPublic
 from store import keys
+from store.recordings import RecordingStore
 
 router = APIRouter()
 SessionAccess = Annotated[Access, Depends(access_for)]
@@ -45,6 +49,19 @@ async def _load(engine: EngineDep, session_id: str) -> InterviewState:
         raise NotFound(exc.message) from exc
 
 
+async def _live_or_archived(engine: EngineDep, settings: SettingsDep,
+                            session_id: str) -> ArchivedSession | None:
+    """None while Redis has the session; its archive once the keys are gone."""
+    try:
+        await engine.load(session_id)
+        return None
+    except InterviewError as exc:
+        archived = load_archive(settings.data_dir, session_id)
+        if archived is None:
+            raise NotFound(exc.message) from exc
+        return archived
+
+
 @router.get("/api/sessions/{session_id}", response_model=SessionPublic)
 async def get_session(session_id: str, access: SessionAccess,
                       engine: EngineDep) -> SessionPublic:
@@ -65,23 +82,32 @@ async def get_session(session_id: str, access: SessionAccess,
 
 
 @router.get("/api/sessions/{session_id}/report")
-async def get_report(session_id: str, access: SessionAccess,
-                     engine: EngineDep) -> dict[str, object]:
-    await _load(engine, session_id)
+async def get_report(session_id: str, access: SessionAccess, engine: EngineDep,
+                     settings: SettingsDep) -> dict[str, object]:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:
+        return archived.report()
     return (await engine.report(session_id)).model_dump()
 
 
 @router.get("/sessions/{session_id}/report", response_class=HTMLResponse)
-async def report_page(session_id: str, access: SessionAccess, engine: EngineDep) -> HTMLResponse:
-    await _load(engine, session_id)
+async def report_page(session_id: str, access: SessionAccess, engine: EngineDep,
+                      settings: SettingsDep) -> HTMLResponse:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:
+        return HTMLResponse(archived.report_html())
     report = await engine.report(session_id)
     return HTMLResponse(render_report_html(report))
 
 
 @router.get("/api/sessions/{session_id}/events")
 async def get_events(session_id: str, access: SessionAccess, engine: EngineDep,
-                     after_seq: int = 0) -> StreamingResponse:
-    await _load(engine, session_id)
+                     settings: SettingsDep, after_seq: int = 0) -> Response:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:
+        return PlainTextResponse("".join(
+            json.dumps(e, separators=(",", ":")) + "\n" for e in archived.events()
+            if e["seq"] > after_seq), media_type="application/x-ndjson")
 
     async def lines() -> AsyncIterator[str]:
         async for line in events_ndjson(engine.events, session_id, after_seq):
@@ -91,10 +117,14 @@ async def get_events(session_id: str, access: SessionAccess, engine: EngineDep,
 
 
 @router.get("/api/sessions/{session_id}/transcript.vtt", response_class=PlainTextResponse)
-async def get_vtt(session_id: str, access: SessionAccess, engine: EngineDep) -> Response:
-    await _load(engine, session_id)
+async def get_vtt(session_id: str, access: SessionAccess, engine: EngineDep,
+                  settings: SettingsDep) -> Response:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:
+        return PlainTextResponse(archived.transcript_vtt(), media_type="text/vtt")
     events = await engine.events.range(session_id, 0)
-    return PlainTextResponse(webvtt(events), media_type="text/vtt")
+    recordings = await asyncio.to_thread(RecordingStore(settings.data_dir).entries, session_id)
+    return PlainTextResponse(webvtt(events, recordings), media_type="text/vtt")
 
 
 @router.post("/api/sessions/{session_id}/review")
