@@ -5,7 +5,8 @@ detector needed, plus a little pre-roll so the first consonant is kept) to the e
 turn the frames are kept, then handed over once the final transcript names the question they
 answer (a continuation after a false end belongs to the earlier answer, not to the question
 asked meanwhile). Interviewer: the PCM sent for one utterance, with where each sentence
-starts; cut where a barge-in stopped it, since the client heard no more than that.
+starts; cut where a barge-in stopped it, or where the next utterance began (the client
+drops what it was playing when a new one starts), since the client heard no more than that.
 
 Only list appends happen on the event loop; encoding and writing happen in the
 :class:`RecordingWriter`'s thread.
@@ -72,7 +73,7 @@ class _Turn:
 class _Utterance:
     turn_id: str
     rate: int
-    starts_at: float  # when the client began to play it (after what it was still playing)
+    starts_at: float  # when the client began to play it
     chunks: list[bytes] = field(default_factory=list)
     pieces: list[tuple[str, int]] = field(default_factory=list)  # text, first byte
     sent_bytes: int = 0
@@ -87,11 +88,16 @@ class VoiceRecorder:
         self._turn: _Turn | None = None
         self._pending: dict[int, Recording] = {}  # ended turns waiting for their turn_id
         self._utterance: _Utterance | None = None
-        self._plays_until = 0.0
+        # The last utterance, held until it has been played out (or the next one cuts it).
+        self._held: tuple[Recording, float] | None = None  # (recording, when it started)
 
     # -- candidate ----------------------------------------------------------------------
 
     def frame(self, samples: np.ndarray, captured_at: float) -> None:
+        if self._held is not None:
+            held, began = self._held
+            if captured_at > began + len(held.samples) / held.sample_rate:
+                self._release_held()
         if self._turn is not None:
             if len(self._turn.frames) * FRAME_MS < MAX_TURN_S * 1000:
                 self._turn.frames.append((samples, captured_at))
@@ -139,7 +145,23 @@ class VoiceRecorder:
     # -- interviewer --------------------------------------------------------------------
 
     def utterance_started(self, turn_id: str, rate: int, at: float) -> None:
-        self._utterance = _Utterance(turn_id, rate, max(at, self._plays_until))
+        self._release_held(cut_at=at)
+        self._utterance = _Utterance(turn_id, rate, at)
+
+    def _release_held(self, cut_at: float | None = None) -> None:
+        if self._held is None:
+            return
+        held, began = self._held
+        self._held = None
+        if cut_at is not None:
+            heard = max(0, int((cut_at - began) * held.sample_rate))
+            if heard < len(held.samples):
+                held.samples = held.samples[:heard]
+                held.pieces = [SpokenPiece(p.text, p.start_sample, min(p.end_sample, heard))
+                               for p in held.pieces if p.start_sample < heard]
+                held.cut = True
+        if len(held.samples):
+            self._sink.submit(held)
 
     def piece(self, text: str) -> None:
         if self._utterance is not None:
@@ -157,11 +179,7 @@ class VoiceRecorder:
         samples = np.frombuffer(b"".join(u.chunks), dtype="<i2").astype(np.int16)
         if cut:
             # The client played from starts_at until the stop: that much was heard.
-            heard = max(0, int((at - u.starts_at) * u.rate))
-            samples = samples[:heard]
-            self._plays_until = at
-        else:
-            self._plays_until = u.starts_at + len(samples) / u.rate
+            samples = samples[:max(0, int((at - u.starts_at) * u.rate))]
         if not len(samples):
             return
         n = len(samples)
@@ -170,9 +188,9 @@ class VoiceRecorder:
         pieces = [SpokenPiece(text, min(s, n), min(e, n))
                   for (text, _), s, e in zip(u.pieces, starts, ends, strict=True)]
         pieces = [p for p in pieces if p.end_sample > p.start_sample]
-        self._sink.submit(Recording(self.session_id, "interviewer", u.turn_id,
-                                    self._clock.ms(u.starts_at), samples, u.rate,
-                                    pieces=pieces, cut=cut))
+        self._held = (Recording(self.session_id, "interviewer", u.turn_id,
+                                self._clock.ms(u.starts_at), samples, u.rate,
+                                pieces=pieces, cut=cut), u.starts_at)
 
     def close(self) -> None:
         """The connection ended: what was said and not yet written is written."""
@@ -180,3 +198,4 @@ class VoiceRecorder:
             self._sink.submit(self._pending.pop(turn))
         if self._utterance is not None:
             self.utterance_ended(self._utterance.starts_at + 1e9, cut=False)
+        self._release_held()

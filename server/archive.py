@@ -95,6 +95,7 @@ class Archiver:
         self.writer = writer
         self.recordings = RecordingStore(settings.data_dir)
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- one session ----------------------------------------------------------------
@@ -150,17 +151,24 @@ class Archiver:
 
     def request(self, session_id: str, *, only_ended: bool = False,
                 delay_s: float = 0.0) -> None:
-        """Archive soon, in the background (a request while one is running is merged)."""
+        """Archive soon, in the background. A request while one runs makes it run once more
+        afterwards (what it read may already be behind: a recording written since)."""
         running = self._tasks.get(session_id)
         if running is not None and not running.done():
+            self._again.add(session_id)
             return
 
         async def go() -> None:
             await asyncio.sleep(delay_s)
-            try:
-                await self.archive(session_id, only_ended)
-            except Exception:
-                log.exception("archiving session %s failed; the sweep will retry", session_id)
+            again = True
+            while again:
+                self._again.discard(session_id)
+                try:
+                    await self.archive(session_id, only_ended)
+                except Exception:
+                    log.exception("archiving session %s failed; the sweep will retry",
+                                  session_id)
+                again = session_id in self._again
 
         task = asyncio.create_task(go(), name=f"archive-{session_id}")
         self._tasks[session_id] = task
