@@ -107,49 +107,54 @@ def cues(vtt: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
+def record_voice_interview(c: Any, answers: list[str]) -> tuple[
+        dict[str, Any], list[dict[str, Any]], tuple[dict[str, Any], int]]:
+    """A voice interview: each answer spoken (real speech) after the question was heard, two
+    editor states, then the end and the closing words. Waits until it is archived whole.
+    Returns the session, its events and the first utterance (tts_start, PCM bytes)."""
+    s = create_session(c, mode="voice", max_questions=3)
+    sid, auth = s["session_id"], {"Authorization": f"Bearer {s['token']}"}
+    with c.websocket_connect(f"/ws/sessions/{sid}?token={s['token']}") as ws:
+        send(ws, {"type": "start"})
+        send(ws, {"type": "audio_config", "sample_rate": 16000, "encoding": "pcm_s16le"})
+        first_utterance = spoken_turn(ws, [])
+        for i, name in enumerate(answers):
+            ws_stream(ws, np.concatenate([room(0.4, i), pcm_of(name), room(3.0, i + 7)]))
+            after: list[Any] = []
+            while "transcript_final" not in types(after):
+                after.append(receive(ws))
+            spoken_turn(ws, after)  # the reply, heard to its end
+        for code in ("print('first')\n", "print('second')\n"):
+            send(ws, {"type": "code_change", "problem_id": "two-sum", "language": "python",
+                      "code": code})
+        send(ws, {"type": "end"})
+        closing: list[Any] = []
+        while "session_end" not in types(closing):
+            closing.append(receive(ws))
+        spoken_turn(ws, closing)  # the closing words
+    events = [json.loads(line) for line in
+              c.get(f"/api/sessions/{sid}/events", headers=auth).text.splitlines()]
+    mark = Path(c.app.state.settings.data_dir) / "sessions" / sid / "archive.json"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        info = json.loads(mark.read_text()) if mark.is_file() else {}
+        # Whole: every event, and a recording per utterance and per answer.
+        if info.get("last_seq") == events[-1]["seq"] and info.get("recordings") == len(
+                [e for e in events if e["type"] in ("tts_start", "transcript_final")]):
+            return s, events, first_utterance
+        time.sleep(0.2)
+    raise AssertionError("the session was not archived")
+
+
 def test_a_voice_interview_is_recorded_archived_and_private(redis_url: str,
                                                             tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     with client(redis_url, data_dir) as c:
-        s = create_session(c, mode="voice", max_questions=3)
         other = create_session(c, mode="text", max_questions=1)
+        s, events, first_utterance = record_voice_interview(c, ANSWERS)
         sid, auth = s["session_id"], {"Authorization": f"Bearer {s['token']}"}
-        first_utterance: tuple[dict[str, Any], int] | None = None
-        with c.websocket_connect(f"/ws/sessions/{sid}?token={s['token']}") as ws:
-            send(ws, {"type": "start"})
-            send(ws, {"type": "audio_config", "sample_rate": 16000, "encoding": "pcm_s16le"})
-            got: list[Any] = []
-            first_utterance = spoken_turn(ws, got)
-            for i, name in enumerate(ANSWERS):
-                ws_stream(ws, np.concatenate([room(0.4, i), pcm_of(name), room(3.0, i + 7)]))
-                after: list[Any] = []
-                while "transcript_final" not in types(after):
-                    after.append(receive(ws))
-                spoken_turn(ws, after)  # the reply, heard to its end
-            send(ws, {"type": "code_change", "problem_id": "two-sum", "language": "python",
-                      "code": "print('first')\n"})
-            send(ws, {"type": "code_change", "problem_id": "two-sum", "language": "python",
-                      "code": "print('second')\n"})
-            send(ws, {"type": "end"})
-            closing: list[Any] = []
-            while "session_end" not in types(closing):
-                closing.append(receive(ws))
-            spoken_turn(ws, closing)  # the closing words
-            utterances = [first_utterance]
         live_ndjson = c.get(f"/api/sessions/{sid}/events", headers=auth).text
-        events = [json.loads(line) for line in live_ndjson.splitlines()]
         folder = data_dir / "sessions" / sid
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            mark = folder / "archive.json"
-            info = json.loads(mark.read_text()) if mark.is_file() else {}
-            # Whole: every event, and a recording per utterance and per answer.
-            if info.get("last_seq") == events[-1]["seq"] and info.get("recordings") == len(
-                    [e for e in events if e["type"] in ("tts_start", "transcript_final")]):
-                break
-            time.sleep(0.2)
-        else:
-            raise AssertionError("the session was not archived")
 
         # -- the timeline: ordered and complete
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
