@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisDown
 
 from agents.engine import InterviewEngine, InterviewError
 from agents.providers.rubric import RubricProvider
@@ -56,7 +57,8 @@ async def export_command(session_id: str, out: str | None) -> int:
         engine = InterviewEngine(redis, load_question_bank(settings.bank_dir), RubricProvider())
         try:
             await Archiver(redis, engine, settings).archive(session_id)
-        except OSError as exc:  # Redis down: the archive on disk may still do
+        except (OSError, RedisDown) as exc:
+            # Redis down: the archive on disk may still do.
             print(f"warning: could not refresh from Redis ({exc})", file=sys.stderr)
     finally:
         await redis.aclose()

@@ -36,6 +36,9 @@ def _cue_text(text: str) -> str:
     return " ".join(text.replace("-->", "→").split())
 
 
+SENTENCE_ENDS = (".", "!", "?", ":", ";", "…", "\"", "”")
+
+
 def _event_cues(events: list[dict[str, Any]], kinds: tuple[str, ...]
                 ) -> list[tuple[int, int, str, str]]:
     """Cues timed on the events alone (a text interview: nothing was spoken)."""
@@ -57,9 +60,18 @@ def _audio_cues(events: list[dict[str, Any]], recordings: list[RecordingEntry]
     candidate answer over the recording of its turn."""
     cues: list[tuple[int, int, str, str]] = []
     for r in recordings:
-        if r.speaker == "interviewer":
-            cues += [(r.t_ms + s.start_ms, r.t_ms + s.end_ms, "Interviewer", s.text)
-                     for s in r.segments]
+        if r.speaker != "interviewer":
+            continue
+        for s in r.segments:
+            begin, end = r.t_ms + s.start_ms, r.t_ms + s.end_ms
+            # Speech is synthesized in short pieces (the first one early); a cue is a
+            # sentence, so a piece that ends mid-sentence is joined to the next.
+            if cues and cues[-1][2] == "Interviewer" and cues[-1][1] == begin and \
+                    not cues[-1][3].rstrip().endswith(SENTENCE_ENDS):
+                begin = cues[-1][0]
+                cues[-1] = (begin, end, "Interviewer", f"{cues[-1][3]} {s.text}")
+                continue
+            cues.append((begin, end, "Interviewer", s.text))
     clips = [r for r in recordings if r.speaker == "candidate"]
     used: set[int] = set()
     by_turn: dict[str, int] = {}  # turn_id -> index of its cue (an amended answer extends it)
@@ -102,25 +114,32 @@ def webvtt(events: list[dict[str, Any]],
     return "\n".join(lines)
 
 
-def _notes_html(notes: list[Note], empty: str) -> str:
+def _moment(session_id: str, t_ms: int | None) -> str:
+    """The playback page at that moment (it asks for the token if the browser has none)."""
+    return f"/playback/{html.escape(session_id)}?t={max(0, int(t_ms or 0))}"
+
+
+def _notes_html(notes: list[Note], empty: str, session_id: str) -> str:
     """Each strength or weak point as a sentence, with the quote it rests on and its time."""
     esc = html.escape
     if not notes:
         return f"<p>{esc(empty)}</p>"
     items = "".join(
-        f"<li>{esc(n.sentence)} <a href='#turn-{esc(n.turn_id)}'>{clock(n.t_ms)}</a>"
+        f"<li>{esc(n.sentence)} <a href='{_moment(session_id, n.t_ms)}'>{clock(n.t_ms)}</a>"
         + (f" “{esc(n.quote)}”" if n.quote else "") + "</li>" for n in notes)
     return f"<ul>{items}</ul>"
 
 
 def render_report_html(report: Report) -> str:
     esc = html.escape
-    notes = _notes_html
+    def notes(items: list[Note], empty: str) -> str:
+        return _notes_html(items, empty, report.session_id)
+
     score = "—" if report.overall_score is None else f"{round(report.overall_score * 100)}/100"
     rows = []
     for p in report.assessment_points:
         quotes = "".join(
-            f"<li><a href='#turn-{esc(str(q['turn_id']))}'>{clock(q['t_ms'])}</a>"
+            f"<li><a href='{_moment(report.session_id, q['t_ms'])}'>{clock(q['t_ms'])}</a>"
             f" “{esc(str(q['quote']))}”</li>" for q in p.evidence[:3])
         cited = quotes or "<li>nothing the candidate said shows it</li>"
         rows.append(f"<tr><td>{esc(p.question or p.question_id)}</td>"
@@ -149,7 +168,9 @@ def render_report_html(report: Report) -> str:
 <title>Viva report {esc(report.session_id)}</title>
 <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
 color:#1d2330}}table{{border-collapse:collapse;width:100%}}td,th{{border-bottom:1px solid #ddd;
-padding:.4rem;vertical-align:top;text-align:left}}.flag{{color:#a4400b}}</style></head><body>
+padding:.4rem;vertical-align:top;text-align:left}}.flag{{color:#a4400b}}
+@media print{{body{{margin:0;max-width:none;font-size:11pt}}a{{color:inherit}}
+tr,article{{break-inside:avoid}}}}</style></head><body>
 <h1>Interview report</h1>
 <p>Candidate <b>{esc(report.candidate_id)}</b>, role {esc(report.role)}, status
 {esc(report.status)}, difficulty {esc(report.difficulty)}. Overall: <b>{score}</b></p>

@@ -127,6 +127,7 @@ def record_voice_interview(c: Any, answers: list[str]) -> tuple[
         for code in ("print('first')\n", "print('second')\n"):
             send(ws, {"type": "code_change", "problem_id": "two-sum", "language": "python",
                       "code": code})
+            time.sleep(0.5)  # typing
         send(ws, {"type": "end"})
         closing: list[Any] = []
         while "session_end" not in types(closing):
