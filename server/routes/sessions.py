@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 
 from agents.engine import InterviewError
 from agents.state import InterviewState, SessionConfig
-from server.archived_session import ArchivedSession, load_archive
+from server.archived_session import ArchivedSession, list_archives, load_archive
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
 from server.recording import events_ndjson, render_report_html, webvtt
@@ -143,10 +143,12 @@ async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep
 
 
 @router.get("/api/review/sessions")
-async def list_sessions(redis: RedisDep, engine: EngineDep,
+async def list_sessions(redis: RedisDep, engine: EngineDep, settings: SettingsDep,
                         reviewer: Annotated[Access, Depends(require_reviewer)],
                         ) -> list[dict[str, object]]:
     ids = sorted(await redis.smembers("viva:sessions"))
+    archives = {i.session_id: i for i in await asyncio.to_thread(list_archives,
+                                                                 settings.data_dir)}
     out: list[dict[str, object]] = []
     for sid in ids[-200:]:
         try:
@@ -155,7 +157,16 @@ async def list_sessions(redis: RedisDep, engine: EngineDep,
             continue
         out.append({"session_id": sid, "candidate_id": report.candidate_id,
                     "role": report.role, "status": report.status,
-                    "overall_score": report.overall_score, "flags": report.reviewer_flags})
+                    "overall_score": report.overall_score, "flags": report.reviewer_flags,
+                    "archived": sid in archives})
+    listed = {row["session_id"] for row in out}
+    # Sessions whose Redis keys expired (or that were imported) live on as archives.
+    for info in list(archives.values())[-200:]:
+        if info.session_id not in listed:
+            out.append({"session_id": info.session_id, "candidate_id": info.candidate_id,
+                        "role": info.role, "status": info.status,
+                        "overall_score": info.overall_score, "flags": info.flags,
+                        "archived": True})
     return out
 
 

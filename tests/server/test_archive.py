@@ -1,0 +1,94 @@
+"""The archive without speech models: an abandoned session is ended and archived by the
+sweep; an archive answers after its Redis keys are gone with the same token rules; retention
+deletes old audio only; an import refuses paths outside its folder. Real Redis."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tarfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import redis
+
+from realtime.recorder import Recording
+from realtime.recording_writer import RecordingWriter
+from server.archived_session import import_archive, load_archive
+from store.recordings import RecordingStore
+from tests.server.support import client, create_session, send, until
+
+REVIEWER = {"Authorization": "Bearer reviewer-secret-xyz"}
+
+
+def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: str,
+                                                                   tmp_path: Path) -> None:
+    with client(redis_url, tmp_path, abandon_after_minutes=0.0001,
+                archive_sweep_s=3600) as c:
+        s = create_session(c, max_questions=2)
+        other = create_session(c, max_questions=2)
+        sid, auth = s["session_id"], {"Authorization": f"Bearer {s['token']}"}
+        with c.websocket_connect(f"/ws/sessions/{sid}?token={s['token']}") as ws:
+            send(ws, {"type": "start"})
+            until(ws, "question")
+            send(ws, {"type": "answer", "text": "An index is a sorted structure over rows."})
+            until(ws, "feedback")
+        assert load_archive(tmp_path, sid) is None  # left, not ended: nothing archived yet
+        time.sleep(0.05)
+        archived = c.portal.call(c.app.state.archiver.sweep_once)
+        assert archived >= 1
+        info = load_archive(tmp_path, sid)
+        assert info is not None and info.info.status == "ended"
+        assert info.info.ended_reason == "abandoned"
+        events = c.get(f"/api/sessions/{sid}/events", headers=auth).text
+        assert '"type":"session_end"' in events
+        r = redis.Redis.from_url(redis_url)
+        ttl = r.pttl(f"viva:session:{sid}:state")
+        assert 0 < ttl <= 168 * 3_600_000  # expires, as configured
+        r.delete(*r.keys(f"viva:session:{sid}:*"))
+        r.close()
+        assert c.get(f"/api/sessions/{sid}/events", headers=auth).text == events
+        assert c.get(f"/api/sessions/{sid}/report", headers=auth).json()["status"] == "ended"
+        assert c.get(f"/api/sessions/{sid}/audio", headers=auth).json() == []
+        theirs = {"Authorization": f"Bearer {other['token']}"}
+        assert c.get(f"/api/sessions/{sid}/events", headers=theirs).status_code == 403
+        assert c.get(f"/api/sessions/{sid}/events").status_code == 401
+        assert c.get(f"/api/sessions/{sid}/report", headers=REVIEWER).status_code == 200
+        assert c.get("/api/sessions/nope/events", headers=auth).status_code == 404
+        listing = c.get("/api/review/sessions", headers=REVIEWER).json()
+        assert any(row["session_id"] == sid and row["archived"] for row in listing)
+
+
+async def test_writes_off_the_loop_and_retention_keeps_the_timeline(tmp_path: Path) -> None:
+    writer = RecordingWriter(tmp_path)
+    samples = (np.sin(np.arange(16000) / 5) * 5000).astype(np.int16)
+    writer.submit(Recording("abc", "candidate", "q-1", 1200, samples, 16000,
+                            {"speech_start": 1200, "voiced_end": 2000, "turn_end": 2200}))
+    await writer.drain("abc")
+    store = RecordingStore(tmp_path)
+    [entry] = store.entries("abc")
+    assert entry.duration_ms == 1000 and entry.content_type == "audio/ogg"
+    (store.session_dir("abc") / "events.ndjson").write_text("{}\n")
+    old = time.time() - 10 * 86400
+    os.utime(store.session_dir("abc") / "audio", (old, old))
+    assert store.prune(30) == 0 and store.prune(5) == 1
+    assert store.entries("abc") == []
+    assert (store.session_dir("abc") / "events.ndjson").is_file()
+    await writer.aclose()
+
+
+@pytest.mark.parametrize("name", ["../evil.txt", "/etc/evil", "abc/../../evil"])
+def test_an_import_cannot_write_outside_its_folder(tmp_path: Path, name: str) -> None:
+    tarball = tmp_path / "bad.tar.gz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        for member_name, data in (("abc/archive.json", json.dumps({}).encode()),
+                                  (name, b"x")):
+            member = tarfile.TarInfo(member_name)
+            member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    with pytest.raises(ValueError):
+        import_archive(tmp_path / "data", tarball)
+    assert not (tmp_path / "evil.txt").exists()
