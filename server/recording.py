@@ -161,8 +161,14 @@ def render_report_html(report: Report) -> str:
                   f"{esc(str(report.coding.get('final_verdict')))}</p>")
     review = ""
     if report.review:
-        review = (f"<h2>Human review</h2><p>Score {esc(str(report.review.get('overall_score')))}"
-                  f" — {esc(str(report.review.get('note')))}</p>")
+        r = report.review
+        who = " ".join(str(x) for x in (r.get("reviewer"), r.get("at")) if x)
+        original = r.get("original_score")
+        review = (f"<h2>Human review</h2><p>Score {esc(str(r.get('overall_score')))}"
+                  f" — {esc(str(r.get('note')))}"
+                  + (f" <i>({esc(who)})</i>" if who else "")
+                  + (f"; graded score before review {esc(str(original))}"
+                     if original not in (None, "") else "") + "</p>")
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Viva report {esc(report.session_id)}</title>

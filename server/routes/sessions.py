@@ -6,6 +6,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -129,17 +130,27 @@ async def get_vtt(session_id: str, access: SessionAccess, engine: EngineDep,
 
 @router.post("/api/sessions/{session_id}/review")
 async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep,
-                          engine: EngineDep,
+                          engine: EngineDep, request: Request,
                           reviewer: Annotated[Access, Depends(require_reviewer)],
                           ) -> dict[str, object]:
-    """A human reviewer overrides the score with a note; the report shows both."""
+    """A human reviewer overrides the score with a note; the report shows both. Who and when
+    are kept with it, and the graded score stays as ``original_score``; each override is also
+    an event, so the timeline (and the archive) keeps every one, not only the last."""
     await _load(engine, session_id)
+    original = (await engine.report(session_id)).overall_score
+    at = datetime.now(UTC).isoformat(timespec="seconds")
     await redis.hset(f"viva:session:{session_id}:review",
                      mapping={"overall_score": body.overall_score, "note": body.note,
-                              "reviewer": body.reviewer})
+                              "reviewer": body.reviewer, "at": at,
+                              "original_score": "" if original is None else original})
     await engine.events.append(session_id, {"type": "review", "overall_score":
-                                            body.overall_score, "note": body.note})
-    return {"status": "ok"}
+                                            body.overall_score, "note": body.note,
+                                            "reviewer": body.reviewer, "at": at,
+                                            "original_score": original})
+    archiver = getattr(request.app.state, "archiver", None)
+    if archiver is not None:
+        archiver.request(session_id, only_ended=True)
+    return {"status": "ok", "at": at}
 
 
 @router.get("/api/review/sessions")

@@ -43,8 +43,19 @@ def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: st
         info = load_archive(tmp_path, sid)
         assert info is not None and info.info.status == "ended"
         assert info.info.ended_reason == "abandoned"
+        graded = c.get(f"/api/sessions/{sid}/report", headers=auth).json()["overall_score"]
+        override = {"overall_score": 0.9, "note": "Strong, the grader missed it.",
+                    "reviewer": "ana"}
+        assert c.post(f"/api/sessions/{sid}/review", json=override,
+                      headers=REVIEWER).status_code == 200
+        c.portal.call(c.app.state.archiver.settle)
+        review = c.get(f"/api/sessions/{sid}/report", headers=auth).json()["review"]
+        assert review["reviewer"] == "ana" and review["at"] and review["note"] == override["note"]
+        assert float(review["original_score"]) == pytest.approx(graded)  # the original stays
         events = c.get(f"/api/sessions/{sid}/events", headers=auth).text
-        assert '"type":"session_end"' in events
+        assert '"type":"session_end"' in events and '"type":"review"' in events
+        assert load_archive(tmp_path, sid).info.last_seq == int(  # type: ignore[union-attr]
+            json.loads(events.splitlines()[-1])["seq"])  # the override is archived too
         r = redis.Redis.from_url(redis_url)
         ttl = r.pttl(f"viva:session:{sid}:state")
         assert 0 < ttl <= 168 * 3_600_000  # expires, as configured
