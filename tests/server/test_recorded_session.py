@@ -251,15 +251,22 @@ def test_a_voice_interview_is_recorded_archived_and_private(redis_url: str,
         assert [(folder / "code" / rev["file"]).read_text() for rev in revisions] == [
             "print('first')\n", "print('second')\n"]
 
-        # -- export, then import into an empty data dir
-        tarball = export_archive(data_dir, sid, tmp_path / "export.tar.gz")
+        # -- export (the command line), then import into an empty data dir
+        tarball = tmp_path / "export.tar.gz"
+        run_viva(data_dir, redis_url, "export", sid, "--out", str(tarball))
         elsewhere = tmp_path / "elsewhere"
-        assert import_archive(elsewhere, tarball) == sid
+        assert run_viva(elsewhere, redis_url, "import", str(tarball)).strip() == sid
         assert (elsewhere / "sessions" / sid / "events.ndjson").read_text() == live_ndjson
+        assert import_archive(tmp_path / "again", export_archive(
+            elsewhere, sid, tmp_path / "folder")) == sid  # a folder export reads back too
 
-    env = {**os.environ, "VIVA_DATA_DIR": str(elsewhere), "REDIS_URL": redis_url,
+    assert run_viva(elsewhere, redis_url, "report", sid, "--format", "vtt").strip() == vtt.strip()
+
+
+def run_viva(data_dir: Path, redis_url: str, *args: str) -> str:
+    env = {**os.environ, "VIVA_DATA_DIR": str(data_dir), "REDIS_URL": redis_url,
            "VIVA_ENV": "test"}
-    out = subprocess.run([sys.executable, "-m", "server.cli", "report", sid, "--format", "vtt"],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == vtt.strip()
+    return out.stdout
