@@ -219,6 +219,18 @@ def test_a_voice_interview_is_recorded_archived_and_private(redis_url: str,
                            for i in interviewer), (begin, end)
         assert len([q for q in parsed if q[2] == "Interviewer"]) >= len(interviewer)
 
+        # -- report evidence anchors resolve to real events: the answer they quote
+        report = c.get(f"/api/sessions/{sid}/report", headers=auth).json()
+        anchors = [q for p in report["assessment_points"] for q in p["evidence"]] + [
+            n for n in report["strength_notes"] + report["weak_notes"] if n.get("quote")]
+        assert anchors
+        for anchor in anchors:
+            heard = [f for f in finals if f["turn_id"] == anchor["turn_id"]
+                     and f["t_ms"] - 50 <= anchor["t_ms"] <= f["t_ms"] + 2000]
+            assert heard, anchor
+            words = " ".join(f["text"] for f in heard).lower()
+            assert all(w in words for w in re.findall(r"[a-z']+", anchor["quote"].lower()))
+
         # -- another session's token opens nothing of this one, audio included
         theirs = {"Authorization": f"Bearer {other['token']}"}
         for path in ("/audio", "/events", "/transcript.vtt", "/report"):
