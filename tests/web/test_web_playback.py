@@ -87,5 +87,17 @@ def test_playback_plays_audio_and_shows_the_moment(
             assert abs(position(page) - target) < 150
             assert target == answer["t_ms"]
             screenshot(page, "playback-archived")
+
+            # The reviewer finds it (archived: its Redis keys are gone) and opens its playback.
+            page.goto(f"{server.url}/review")
+            page.get_by_test_id("reviewer-token").fill(server.reviewer_token)
+            page.get_by_test_id("reviewer-token-submit").click()
+            page.get_by_test_id("review-filter").fill(sid[:6])
+            row = page.get_by_test_id("review-session-row")
+            expect(row).to_have_count(1)
+            expect(row).to_contain_text("archived")
+            row.get_by_role("link", name="Playback").click()
+            expect(page.get_by_test_id("playback-transcript")).to_contain_text(
+                final["text"][:20])
         finally:
             browser.close()

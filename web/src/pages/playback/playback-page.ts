@@ -130,7 +130,7 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
     type: 'range',
     min: 0,
     max: Math.max(1, end),
-    step: 100,
+    step: 'any', // a seek lands on the exact ms (a report's moment, a code change)
     value: 0,
     id: 'playback-slider',
     'data-testid': 'playback-slider',
