@@ -184,7 +184,7 @@ class VoiceRecorder:
             return
         n = len(samples)
         starts = [b // 2 for _, b in u.pieces]
-        ends = [*starts[1:], n]
+        ends = [*starts[1:], n] if starts else []
         pieces = [SpokenPiece(text, min(s, n), min(e, n))
                   for (text, _), s, e in zip(u.pieces, starts, ends, strict=True)]
         pieces = [p for p in pieces if p.end_sample > p.start_sample]
