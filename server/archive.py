@@ -28,7 +28,7 @@ from agents.engine import InterviewEngine, InterviewError
 from agents.state import Phase
 from realtime.recording_writer import RecordingWriter
 from server.archived_session import ARCHIVE_MARK, ArchiveInfo, load_archive, token_digest
-from server.recording import render_report_html, webvtt
+from server.recording import code_revisions, render_report_html, webvtt
 from server.settings import Settings
 from store import keys
 from store.events import now_ms
@@ -44,24 +44,6 @@ def _write(path: Path, data: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(data)
     os.replace(tmp, path)
-
-
-def code_revisions(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every distinct editor state in order, with the submissions judged after it."""
-    out: list[dict[str, Any]] = []
-    for e in events:
-        if e.get("type") == "code_change" and isinstance(e.get("code"), str):
-            if out and out[-1]["code"] == e["code"] and out[-1]["language"] == e["language"]:
-                continue
-            out.append({"n": len(out) + 1, "seq": e["seq"], "t_ms": e["t_ms"],
-                        "problem_id": e.get("problem_id"), "language": e.get("language"),
-                        "code": e["code"], "submissions": []})
-        elif e.get("type") == "judge_result" and out:
-            out[-1]["submissions"].append({
-                "submission_id": e.get("submission_id"), "seq": e["seq"], "t_ms": e["t_ms"],
-                "verdict": e.get("verdict"), "passed": e.get("passed"),
-                "total": e.get("total"), "revision": e.get("revision")})
-    return out
 
 
 def write_archive(folder: Path, info: ArchiveInfo, events: list[dict[str, Any]],
@@ -131,7 +113,8 @@ class Archiver:
                 flags=list(report.reviewer_flags))
             folder = self.recordings.session_dir(session_id)
             await asyncio.to_thread(write_archive, folder, info, events, report.model_dump(),
-                                    render_report_html(report), webvtt(events, recordings))
+                                    render_report_html(report, code_revisions(events)),
+                                    webvtt(events, recordings))
             if state.phase == Phase.ended:
                 await self._expire(session_id)
             return folder

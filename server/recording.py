@@ -114,9 +114,29 @@ def webvtt(events: list[dict[str, Any]],
     return "\n".join(lines)
 
 
-def _moment(session_id: str, t_ms: int | None) -> str:
-    """The playback page at that moment (it asks for the token if the browser has none)."""
-    return f"/playback/{html.escape(session_id)}?t={max(0, int(t_ms or 0))}"
+def _moment(session_id: str, t_ms: int | None, turn_id: str | None = None) -> str:
+    """The playback page at that moment (it asks for the token if the browser has none);
+    with the turn, playback starts at the beginning of the answer stamped at ``t_ms``."""
+    turn = f"&amp;turn={html.escape(turn_id)}" if turn_id else ""
+    return f"/playback/{html.escape(session_id)}?t={max(0, int(t_ms or 0))}{turn}"
+
+
+def code_revisions(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every distinct editor state in order, with the submissions judged after it."""
+    out: list[dict[str, Any]] = []
+    for e in events:
+        if e.get("type") == "code_change" and isinstance(e.get("code"), str):
+            if out and out[-1]["code"] == e["code"] and out[-1]["language"] == e["language"]:
+                continue
+            out.append({"n": len(out) + 1, "seq": e["seq"], "t_ms": e["t_ms"],
+                        "problem_id": e.get("problem_id"), "language": e.get("language"),
+                        "code": e["code"], "submissions": []})
+        elif e.get("type") == "judge_result" and out:
+            out[-1]["submissions"].append({
+                "submission_id": e.get("submission_id"), "seq": e["seq"], "t_ms": e["t_ms"],
+                "verdict": e.get("verdict"), "passed": e.get("passed"),
+                "total": e.get("total"), "revision": e.get("revision")})
+    return out
 
 
 def _notes_html(notes: list[Note], empty: str, session_id: str) -> str:
@@ -125,12 +145,30 @@ def _notes_html(notes: list[Note], empty: str, session_id: str) -> str:
     if not notes:
         return f"<p>{esc(empty)}</p>"
     items = "".join(
-        f"<li>{esc(n.sentence)} <a href='{_moment(session_id, n.t_ms)}'>{clock(n.t_ms)}</a>"
+        f"<li>{esc(n.sentence)} <a href='{_moment(session_id, n.t_ms, n.turn_id)}'>"
+        f"{clock(n.t_ms)}</a>"
         + (f" “{esc(n.quote)}”" if n.quote else "") + "</li>" for n in notes)
     return f"<ul>{items}</ul>"
 
 
-def render_report_html(report: Report) -> str:
+def _revisions_html(session_id: str, revisions: list[dict[str, Any]]) -> str:
+    """Each editor state with what the judge said after it: how failing tests were met."""
+    if not revisions:
+        return ""
+    esc = html.escape
+    rows = []
+    for rev in revisions:
+        verdicts = ", ".join(f"{esc(str(s.get('verdict')))} {s.get('passed')}/{s.get('total')}"
+                             for s in rev.get("submissions", [])) or "not run"
+        lines = len(str(rev.get("code", "")).splitlines()) if "code" in rev else None
+        rows.append(f"<tr><td>{rev['n']}</td><td><a href='{_moment(session_id, rev['t_ms'])}'>"
+                    f"{clock(rev['t_ms'])}</a></td><td>{esc(str(rev.get('language')))}</td>"
+                    f"<td>{'' if lines is None else lines}</td><td>{verdicts}</td></tr>")
+    return ("<h2>Code revisions</h2><table><tr><th>#</th><th>At</th><th>Language</th>"
+            f"<th>Lines</th><th>Tests after it</th></tr>{''.join(rows)}</table>")
+
+
+def render_report_html(report: Report, revisions: list[dict[str, Any]] | None = None) -> str:
     esc = html.escape
     def notes(items: list[Note], empty: str) -> str:
         return _notes_html(items, empty, report.session_id)
@@ -139,7 +177,8 @@ def render_report_html(report: Report) -> str:
     rows = []
     for p in report.assessment_points:
         quotes = "".join(
-            f"<li><a href='{_moment(report.session_id, q['t_ms'])}'>{clock(q['t_ms'])}</a>"
+            f"<li><a href='{_moment(report.session_id, q['t_ms'], str(q['turn_id']))}'>"
+            f"{clock(q['t_ms'])}</a>"
             f" “{esc(str(q['quote']))}”</li>" for q in p.evidence[:3])
         cited = quotes or "<li>nothing the candidate said shows it</li>"
         rows.append(f"<tr><td>{esc(p.question or p.question_id)}</td>"
@@ -186,4 +225,5 @@ tr,article{{break-inside:avoid}}}}</style></head><body>
 {review}
 <h2>Assessment points</h2><table><tr><th>Question</th><th>Point</th><th>Score</th>
 <th>Evidence</th></tr>{''.join(rows)}</table>{coding}
+{_revisions_html(report.session_id, revisions or [])}
 <h2>Turns</h2>{''.join(turns)}</body></html>"""

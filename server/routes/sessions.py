@@ -17,7 +17,7 @@ from agents.state import InterviewState, SessionConfig
 from server.archived_session import ArchivedSession, list_archives, load_archive
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
-from server.recording import events_ndjson, render_report_html, webvtt
+from server.recording import code_revisions, events_ndjson, render_report_html, webvtt
 from server.schemas import ReviewOverride, SessionCreate, SessionCreated, SessionPublic
 from store import keys
 from store.recordings import RecordingStore
@@ -98,7 +98,8 @@ async def report_page(session_id: str, access: SessionAccess, engine: EngineDep,
     if archived is not None:
         return HTMLResponse(archived.report_html())
     report = await engine.report(session_id)
-    return HTMLResponse(render_report_html(report))
+    events = await engine.events.range(session_id, 0)
+    return HTMLResponse(render_report_html(report, code_revisions(events)))
 
 
 @router.get("/api/sessions/{session_id}/events")

@@ -254,6 +254,7 @@ def test_a_voice_interview_is_recorded_archived_and_private(redis_url: str,
         assert c.get(f"/api/sessions/{sid}/report", headers=auth).json() == live_report
         page = c.get(f"/sessions/{sid}/report", headers=auth)
         assert page.status_code == 200 and "Interview report" in page.text
+        assert "Code revisions" in page.text and f"/playback/{sid}?t=" in page.text
         assert c.get(f"/api/sessions/{sid}/audio", headers=auth).json() == audio
         assert c.get(audio[-1]["url"], headers=auth).content == decoded[audio[-1]["url"]]
         assert c.get(f"/api/sessions/{sid}/audio", headers=theirs).status_code == 403

@@ -5,6 +5,7 @@ report item jumps to its moment — with no JavaScript error."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,15 @@ def test_playback_plays_audio_and_shows_the_moment(
             assert abs(position(page) - target) < 150
             assert target == answer["t_ms"]
             screenshot(page, "playback-archived")
+
+            # The printed report's links open playback at the start of the quoted answer.
+            report = page.request.get(f"{server.url}/sessions/{sid}/report?token={s['token']}")
+            assert report.status == 200
+            link = re.search(r"href='(/playback/[^']+&amp;turn=[^']+)'", report.text())
+            assert link, "the report links no moment"
+            page.goto(server.url + link.group(1).replace("&amp;", "&") + f"&token={s['token']}")
+            expect(transcript.locator("li.current")).to_contain_text(final["text"][:20])
+            assert position(page) == answer["t_ms"]
 
             # The reviewer finds it (archived: its Redis keys are gone) and opens its playback.
             page.goto(f"{server.url}/review")

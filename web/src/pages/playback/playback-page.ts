@@ -26,8 +26,11 @@ const playbackPage: Page = (root, context) => {
     try {
       const recorded = await loadRecorded(sessionId, bearer);
       if (disposed) return;
+      // ?t=MS opens at a moment; with &turn=ID (a report's link) at the start of that answer.
       const at = Number(context.query.get('t'));
-      cleanup = showTimeline(main, sessionId, recorded, bearer, Number.isFinite(at) && at > 0 ? at : null);
+      const turn = context.query.get('turn');
+      const start = Number.isFinite(at) && at > 0 ? (turn ? momentOf(turn, at, recorded.clips) : at) : null;
+      cleanup = showTimeline(main, sessionId, recorded, bearer, start);
     } catch (error) {
       notices.show(describeError(error), 'error', { code: error instanceof ApiError ? error.code : undefined });
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) askToken(main, load);
