@@ -148,6 +148,10 @@ class VoiceRecorder:
         self._release_held(cut_at=at)
         self._utterance = _Utterance(turn_id, rate, at)
 
+    def stopped(self, at: float) -> None:
+        """Barge-in: the client stopped playing at ``at``, even audio sent long before."""
+        self._release_held(cut_at=at)
+
     def _release_held(self, cut_at: float | None = None) -> None:
         if self._held is None:
             return

@@ -95,6 +95,8 @@ class Speaker:
                 await self._current
         self._echo.reset()
         self._current_turn = None
+        if self._recorder is not None:
+            self._recorder.stopped(now)  # the client drops what it had still to play
         await self._outbox.send_event({"type": "tts_stop", "turn_id": turn_id})
         return True
 

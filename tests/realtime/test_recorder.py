@@ -94,3 +94,13 @@ def test_an_utterance_played_out_is_kept_whole() -> None:
     feed(rec, 2.5, 1)  # a microphone frame after it finished playing releases it
     [got] = sink.got
     assert not got.cut and len(got.samples) == 16000 and got.t_ms == 1000
+
+
+def test_a_barge_in_after_everything_was_sent_cuts_what_was_still_playing() -> None:
+    rec, sink = recorder()
+    rec.utterance_started("q-1", 16000, at=1.0)
+    rec.audio(np.zeros(3 * 16000, dtype="<i2").tobytes())  # 3 s, all sent at once
+    rec.utterance_ended(at=1.1, cut=False)
+    rec.stopped(at=2.0)  # the candidate talks over it a second in
+    [got] = sink.got
+    assert got.cut and len(got.samples) == 16000
