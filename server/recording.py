@@ -122,17 +122,28 @@ def _moment(session_id: str, t_ms: int | None, turn_id: str | None = None) -> st
 
 
 def code_revisions(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every distinct editor state in order, with the submissions judged after it."""
+    """Every distinct state of the code in order (the editor's ``code_change`` states, and
+    submitted code the editor did not record), each with the submissions judged on it."""
     out: list[dict[str, Any]] = []
+
+    def add(e: dict[str, Any], code: str, source: str) -> dict[str, Any]:
+        rev = {"n": len(out) + 1, "seq": e["seq"], "t_ms": e["t_ms"],
+               "problem_id": e.get("problem_id"), "language": e.get("language"),
+               "code": code, "source": source, "submissions": []}
+        out.append(rev)
+        return rev
+
     for e in events:
-        if e.get("type") == "code_change" and isinstance(e.get("code"), str):
-            if out and out[-1]["code"] == e["code"] and out[-1]["language"] == e["language"]:
-                continue
-            out.append({"n": len(out) + 1, "seq": e["seq"], "t_ms": e["t_ms"],
-                        "problem_id": e.get("problem_id"), "language": e.get("language"),
-                        "code": e["code"], "submissions": []})
-        elif e.get("type") == "judge_result" and out:
-            out[-1]["submissions"].append({
+        code = e.get("code")
+        if not isinstance(code, str):
+            continue
+        if e.get("type") == "code_change":
+            if not out or out[-1]["code"] != code or out[-1]["language"] != e.get("language"):
+                add(e, code, "editor")
+        elif e.get("type") == "judge_result":
+            same = [r for r in out if r["code"] == code and r["language"] == e.get("language")]
+            rev = same[-1] if same else add(e, code, "submitted")
+            rev["submissions"].append({
                 "submission_id": e.get("submission_id"), "seq": e["seq"], "t_ms": e["t_ms"],
                 "verdict": e.get("verdict"), "passed": e.get("passed"),
                 "total": e.get("total"), "revision": e.get("revision")})

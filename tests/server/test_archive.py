@@ -103,3 +103,21 @@ def test_an_import_cannot_write_outside_its_folder(tmp_path: Path, name: str) ->
     with pytest.raises(ValueError):
         import_archive(tmp_path / "data", tarball)
     assert not (tmp_path / "evil.txt").exists()
+
+
+def test_code_revisions_keep_each_state_and_the_tests_judged_on_it() -> None:
+    from server.recording import code_revisions
+
+    def ev(seq: int, kind: str, code: str, **extra: object) -> dict[str, object]:
+        return {"seq": seq, "t_ms": seq * 10, "type": kind, "problem_id": "p",
+                "language": "python", "code": code, **extra}
+
+    revisions = code_revisions([
+        ev(1, "code_change", "a"), ev(2, "code_change", "a"),  # unchanged: one state
+        ev(3, "judge_result", "a", verdict="WA", passed=1, total=2),
+        ev(4, "code_change", "b"),
+        ev(5, "judge_result", "c", verdict="AC", passed=2, total=2),  # submitted, not seen
+    ])
+    assert [(r["code"], r["source"], [s["verdict"] for s in r["submissions"]])
+            for r in revisions] == [("a", "editor", ["WA"]), ("b", "editor", []),
+                                    ("c", "submitted", ["AC"])]
