@@ -121,3 +121,24 @@ def test_code_revisions_keep_each_state_and_the_tests_judged_on_it() -> None:
     assert [(r["code"], r["source"], [s["verdict"] for s in r["submissions"]])
             for r in revisions] == [("a", "editor", ["WA"]), ("b", "editor", []),
                                     ("c", "submitted", ["AC"])]
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_archive" / "viva-sample.tar.gz"
+
+
+def test_the_sample_archive_imports_and_plays_back(redis_url: str, tmp_path: Path) -> None:
+    """tests/data/sample_archive: a recorded voice interview (real speech), as `viva export`
+    wrote it. It must stay readable: `viva import` it and open /playback/<id>."""
+    from audio.recording_codec import decoded_seconds
+
+    sid = import_archive(tmp_path, SAMPLE)
+    with client(redis_url, tmp_path) as c:
+        events = c.get(f"/api/sessions/{sid}/events", headers=REVIEWER).text.splitlines()
+        assert json.loads(events[-1])["seq"] == len(events)
+        audio = c.get(f"/api/sessions/{sid}/audio", headers=REVIEWER).json()
+        assert {a["speaker"] for a in audio} == {"candidate", "interviewer"}
+        clip = c.get(audio[0]["url"], headers=REVIEWER)
+        assert abs(decoded_seconds(clip.content) * 1000 - audio[0]["duration_ms"]) <= 100
+        assert c.get(f"/api/sessions/{sid}/transcript.vtt",
+                     headers=REVIEWER).text.startswith("WEBVTT")
+        assert c.get(f"/api/sessions/{sid}/audio").status_code == 401
