@@ -283,3 +283,32 @@ def run_viva(data_dir: Path, redis_url: str, *args: str) -> str:
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     return out.stdout
+
+
+def test_a_barge_in_keeps_only_what_was_heard(redis_url: str, tmp_path: Path) -> None:
+    """The candidate talks over the first question: its recording ends at the stop."""
+    with client(redis_url, tmp_path) as c:
+        s = create_session(c, mode="voice", max_questions=2)
+        sid, auth = s["session_id"], {"Authorization": f"Bearer {s['token']}"}
+        with c.websocket_connect(f"/ws/sessions/{sid}?token={s['token']}") as ws:
+            send(ws, {"type": "start"})
+            send(ws, {"type": "audio_config", "sample_rate": 16000, "encoding": "pcm_s16le"})
+            got: list[Any] = []
+            while "tts_start" not in types(got):
+                got.append(receive(ws))
+            ws_stream(ws, np.concatenate([pcm_of("arctic_a0009.wav"), room(2.5)]))
+            while "transcript_final" not in types(got):
+                got.append(receive(ws))
+        events = [json.loads(line) for line in
+                  c.get(f"/api/sessions/{sid}/events", headers=auth).text.splitlines()]
+        start = next(e for e in events if e["type"] == "tts_start")
+        stop = next(e for e in events if e["type"] == "tts_stop")
+        deadline = time.monotonic() + 20
+        first = None
+        while time.monotonic() < deadline and first is None:
+            first = next((a for a in c.get(f"/api/sessions/{sid}/audio", headers=auth).json()
+                          if a["turn_id"] == start["turn_id"]), None)
+            time.sleep(0.2)
+        assert first is not None and first["cut"]
+        # Heard from tts_start until the stop, not the whole question that had been sent.
+        assert abs(first["duration_ms"] - (stop["t_ms"] - start["t_ms"])) <= 150, (first, stop)
