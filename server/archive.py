@@ -112,9 +112,10 @@ class Archiver:
                 recordings=len(recordings), overall_score=report.overall_score,
                 flags=list(report.reviewer_flags))
             folder = self.recordings.session_dir(session_id)
-            await asyncio.to_thread(write_archive, folder, info, events, report.model_dump(),
-                                    render_report_html(report, code_revisions(events)),
-                                    webvtt(events, recordings))
+            # Rendering a long session takes a while: in the thread too, off the event loop.
+            await asyncio.to_thread(lambda: write_archive(
+                folder, info, events, report.model_dump(),
+                render_report_html(report, code_revisions(events)), webvtt(events, recordings)))
             if state.phase == Phase.ended:
                 await self._expire(session_id)
             return folder
