@@ -179,6 +179,9 @@ class Archiver:
     async def _sweep_session(self, session_id: str) -> bool:
         last_seq = await self.engine.events.last_seq(session_id)
         if last_seq == 0:
+            # Its keys expired (every session has an event from its creation): the archive,
+            # if any, is all there is; the index need not carry it into every sweep.
+            await self.redis.srem(keys.SESSIONS_INDEX, session_id)
             return False
         archived = await asyncio.to_thread(load_archive, self.settings.data_dir, session_id)
         state = await self.engine.load(session_id)

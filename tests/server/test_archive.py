@@ -71,6 +71,13 @@ def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: st
         assert c.get("/api/sessions/nope/events", headers=auth).status_code == 404
         listing = c.get("/api/review/sessions", headers=REVIEWER).json()
         assert any(row["session_id"] == sid and row["archived"] for row in listing)
+        c.portal.call(c.app.state.archiver.sweep_once)  # forgets the expired session's id
+        r = redis.Redis.from_url(redis_url)
+        assert not r.sismember("viva:sessions", sid) and r.sismember("viva:sessions",
+                                                                     other["session_id"])
+        r.close()
+        listing = c.get("/api/review/sessions", headers=REVIEWER).json()
+        assert any(row["session_id"] == sid and row["archived"] for row in listing)
 
 
 async def test_writes_off_the_loop_and_retention_keeps_the_timeline(tmp_path: Path) -> None:
