@@ -268,6 +268,10 @@ class ReviewEvent(Event):
     type: Literal["review"] = "review"
     overall_score: float
     note: str
+    # Who overrode, when (ISO 8601), and the grader's score it replaced (kept, never lost).
+    reviewer: str | None = None
+    at: str | None = None
+    original_score: float | None = None
 
 
 ServerEvent = Annotated[

@@ -22,6 +22,7 @@ from core.events import ErrorEvent, TtsEndEvent, TtsStartEvent, TtsStopEvent
 from core.tasks import cancel_and_wait
 from realtime.frames import Utterance
 from realtime.ports import Outbox
+from realtime.recorder import VoiceRecorder
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +32,15 @@ CHUNK_S = 0.2  # PCM per binary frame
 class Speaker:
     def __init__(self, synthesizer: SpeechSynthesizer, cache: SpeechCache, executor: Executor,
                  outbox: Outbox, echo: EchoDetector,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 recorder: VoiceRecorder | None = None):
         self._synth = synthesizer
         self._cache = cache
         self._executor = executor
         self._outbox = outbox
         self._echo = echo
         self._clock = clock
+        self._recorder = recorder
         self._queue: asyncio.Queue[Utterance] = asyncio.Queue()
         self._current: asyncio.Task[None] | None = None
         self._current_turn: str | None = None  # the utterance whose audio the client may play
@@ -90,6 +93,8 @@ class Speaker:
             await cancel_and_wait(self._current, context="speaker", logger=log)
         self._echo.reset()
         self._current_turn = None
+        if self._recorder is not None:
+            self._recorder.stopped(now)  # the client drops what it had still to play
         await self._outbox.send_event(TtsStopEvent(turn_id=turn_id))
         return True
 
@@ -111,20 +116,27 @@ class Speaker:
                 self._echo.playing_until() or 0.0):
             self._echo.reset()  # a fresh timeline once the client has played everything
         self._current_turn = utterance.turn_id
+        if self._recorder is not None:
+            self._recorder.utterance_started(utterance.turn_id, rate, self._clock())
         await self._outbox.send_event(TtsStartEvent(turn_id=utterance.turn_id,
                                                     sample_rate=rate))
         chunk_bytes = int(rate * CHUNK_S) * 2
         first = True
         next_audio = asyncio.create_task(self._piece_audio(pieces[0]))
+        finished = False
         try:
             for i in range(len(pieces)):
                 pcm = await next_audio
                 if i + 1 < len(pieces):
                     # Synthesize the next sentence while this one is being sent and played.
                     next_audio = asyncio.create_task(self._piece_audio(pieces[i + 1]))
+                if self._recorder is not None:
+                    self._recorder.piece(pieces[i])
                 for start in range(0, len(pcm), chunk_bytes):
                     chunk = pcm[start:start + chunk_bytes]
                     await self._outbox.send_audio(chunk)
+                    if self._recorder is not None:
+                        self._recorder.audio(chunk)
                     self._echo.add_reference(chunk, rate, self._clock())
                     if first:
                         first = False
@@ -132,7 +144,11 @@ class Speaker:
                             utterance.marks.first_audio = self._clock()
                             await self._outbox.send_event(
                                 utterance.marks.as_event(utterance.turn_id))
+            finished = True
         finally:
+            if self._recorder is not None:
+                # Not finished: a barge-in cut it (or the connection closed).
+                self._recorder.utterance_ended(self._clock(), cut=not finished)
             if not next_audio.done():
                 await cancel_and_wait(next_audio, context="speaker", logger=log)
         await self._outbox.send_event(TtsEndEvent(turn_id=utterance.turn_id))

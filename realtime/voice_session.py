@@ -42,6 +42,7 @@ from realtime.frames import (
     Utterance,
 )
 from realtime.ports import AnswerHandler, Outbox
+from realtime.recorder import VoiceRecorder
 from realtime.speaker import Speaker
 from realtime.transcriber import StreamingTranscriber
 from realtime.turn_detector import ONSET_MS, TurnDetector
@@ -77,13 +78,14 @@ class VoiceSession:
                  turn_taking: TurnTakingSettings | None = None,
                  amend_window_ms: int = 3000,
                  clock: Callable[[], float] = time.monotonic,
-                 session_id: str = ""):
+                 session_id: str = "", recorder: VoiceRecorder | None = None):
         self.session_id = session_id
         self._services = services
         self._outbox = outbox
         self._on_final = on_final
         self._on_amend = on_amend
         self._clock = clock
+        self._recorder = recorder
         settings = turn_taking or TurnTakingSettings()
         if silence_ms_conversation is not None:
             settings = replace(settings, complete_ms=silence_ms_conversation)
@@ -106,7 +108,7 @@ class VoiceSession:
         self._transcriber = StreamingTranscriber(services.pool, outbox, self._finals,
                                                  lambda: self._bias, clock)
         self._speaker = Speaker(services.synthesizer, services.cache, services.tts_executor,
-                                outbox, self._echo, clock)
+                                outbox, self._echo, clock, recorder)
         self._judge = EndOfTurnJudge(services.turn_model, services.turn_executor,
                                      self._transcriber.pause_text, settings)
         # False ends: candidate turn numbers (the detector's), not question turn ids.
@@ -157,6 +159,8 @@ class VoiceSession:
 
     async def aclose(self) -> None:
         await self._stages.aclose()
+        if self._recorder is not None:
+            self._recorder.close()
 
     @property
     def stage_failures(self) -> list[tuple[str, BaseException]]:
@@ -173,6 +177,8 @@ class VoiceSession:
     async def _frame(self, samples: np.ndarray, captured_at: float) -> None:
         self._recent.append(samples)
         self._history.append(samples)
+        if self._recorder is not None:
+            self._recorder.frame(samples, captured_at)
         voiced = self._vad.is_speech(samples)
         echo = False
         if voiced and self._echo.active(captured_at):
@@ -195,6 +201,8 @@ class VoiceSession:
         for event in events:
             if isinstance(event, SpeechStarted):
                 event = self._maybe_continue(event)
+            if self._recorder is not None:
+                self._record(event)
             self._transcriber.inbox.put_nowait(event)
             if isinstance(event, SpeechPaused):
                 self._ask_for_verdict(event)
@@ -204,6 +212,16 @@ class VoiceSession:
                 self._last_end = (event.turn, event.ended_at)
                 for task in list(self._verdicts):
                     task.cancel()  # the turn is over: verdicts for its pauses are moot
+
+    def _record(self, event: TurnFrame) -> None:
+        assert self._recorder is not None
+        if isinstance(event, SpeechStarted):
+            self._recorder.speech_started(event.turn, event.at, self._detector.onset_ms)
+        elif isinstance(event, TurnDropped):
+            self._recorder.turn_dropped(event.turn)
+        elif isinstance(event, TurnEnded):
+            self._recorder.turn_ended(event.turn, event.voiced_end_at, event.ended_at,
+                                      self._context_turn_id or self._spoken_turn_id or "")
 
     def _ask_for_verdict(self, paused: SpeechPaused) -> None:
         audio = pcm16_to_float(np.concatenate(self._history))
@@ -270,6 +288,8 @@ class VoiceSession:
                 await self._amend(answer, final)
                 continue
             turn_id = self._context_turn_id or self._spoken_turn_id or self._new_turn_id()
+            if self._recorder is not None:
+                self._recorder.label(final.turn, turn_id)
             await self._outbox.send_event(TranscriptFinalEvent(text=final.text,
                                                                turn_id=turn_id))
             answer = _Answer(turn_id, final.text)
@@ -291,6 +311,8 @@ class VoiceSession:
         assert self._on_amend is not None
         # The transcriber decoded the earlier words again with the new ones: one answer.
         text = final.text
+        if self._recorder is not None:
+            self._recorder.label(final.turn, answer.turn_id)
         await self._outbox.send_event(TranscriptFinalEvent(text=text, turn_id=answer.turn_id,
                                                            amended=True))
         answer.text = text

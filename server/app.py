@@ -20,6 +20,8 @@ from agents.engine import InterviewEngine
 from agents.orchestrator import Limits
 from agents.providers.factory import make_provider
 from agents.question_bank import load_question_bank
+from realtime.recording_writer import RecordingWriter
+from server.archive import Archiver
 from server.body_limit import BodyLimit
 from server.errors import install_error_handlers
 from server.metrics import Metrics
@@ -95,6 +97,11 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
         app.state.engine = engine
         app.state.judge = judge
         app.state.voice_loader = voice_loader
+        writer = (RecordingWriter(settings.data_dir, settings.recording_format)
+                  if settings.record_audio else None)
+        app.state.recording_writer = writer
+        app.state.archiver = Archiver(redis, engine, settings, writer)
+        app.state.archiver.start()
         if preload_voice or settings.voice_preload:
             voice_loader.start()
         # The grader's models and bank index load in the background; an answer that comes
@@ -107,6 +114,9 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
             # A short-lived app (a test) must not exit while the thread is inside
             # onnxruntime's loader: the process would abort ("terminate called ...").
             await asyncio.to_thread(warm.join, 60)
+            await app.state.archiver.aclose()
+            if writer is not None:
+                await writer.aclose()
             await voice_loader.aclose()
             if judge is not None:
                 await judge.aclose()
@@ -128,7 +138,7 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
     app.include_router(schema.router)
     app.include_router(ws_router)
     app.include_router(metrics_router)
-    for name in ("judge_routes", "pages"):
+    for name in ("judge_routes", "audio_routes", "pages"):
         # Routers of optional parts: included when the module exists; its errors surface.
         if importlib.util.find_spec(f"server.routes.{name}") is not None:
             module = importlib.import_module(f"server.routes.{name}")

@@ -66,6 +66,18 @@ def _report(args: argparse.Namespace) -> int:
     return asyncio.run(report_command(args.session_id, args.format))
 
 
+def _export(args: argparse.Namespace) -> int:
+    from server.offline import export_command
+
+    return asyncio.run(export_command(args.session_id, args.out))
+
+
+def _import(args: argparse.Namespace) -> int:
+    from server.offline import import_command
+
+    return import_command(args.source)
+
+
 def _grade(args: argparse.Namespace) -> int:
     from agents.batch_grading import grade_batch_file
     from agents.providers.factory import make_provider
@@ -142,6 +154,13 @@ def main(argv: list[str] | None = None) -> int:
     schema.add_argument("--typescript", action="store_true",
                         help="TypeScript declarations (web/src/shared/events.gen.ts) instead")
     schema.set_defaults(func=_schema)
+    export = sub.add_parser("export", help="write a session's archive (.tar.gz or folder)")
+    export.add_argument("session_id")
+    export.add_argument("--out", help="FILE.tar.gz or a folder (default viva-ID.tar.gz)")
+    export.set_defaults(func=_export)
+    imp = sub.add_parser("import", help="read an exported archive into VIVA_DATA_DIR")
+    imp.add_argument("source", help="an exported .tar.gz or folder")
+    imp.set_defaults(func=_import)
     grade = sub.add_parser("grade", help="grade answers: --batch FILE.jsonl")
     grade.add_argument("--batch", required=True)
     grade.set_defaults(func=_grade)

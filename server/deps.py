@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 from fastapi import Depends, Request
 
 from agents.engine import InterviewEngine
+from server.archived_session import load_archive
 from server.errors import Forbidden, NotFound, Unauthorized
 from server.settings import Settings
 from store import keys
@@ -58,12 +59,19 @@ async def check_session_token(redis: aioredis.Redis, settings: Settings, session
     if token is None:
         raise Unauthorized("a bearer token is required (Authorization: Bearer <token>)")
     if is_reviewer(settings, token):
-        if not await redis.exists(keys.session_state(session_id)):
+        if not await redis.exists(keys.session_state(session_id)) and \
+                load_archive(settings.data_dir, session_id) is None:
             raise NotFound(f"no session {session_id!r}")
         return Access(session_id, True)
     stored = await redis.hget(keys.session_meta(session_id), "token")
     if stored is None:
-        raise NotFound(f"no session {session_id!r}")
+        # Its Redis keys expired: the archive keeps the token's hash.
+        archived = load_archive(settings.data_dir, session_id)
+        if archived is None:
+            raise NotFound(f"no session {session_id!r}")
+        if not archived.token_matches(token):
+            raise Forbidden("this token does not belong to that session")
+        return Access(session_id, False)
     if not hmac.compare_digest(str(stored), token):
         raise Forbidden("this token does not belong to that session")
     return Access(session_id, False)

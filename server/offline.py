@@ -1,16 +1,22 @@
-"""``viva report``: a session's report straight from Redis, no server needed."""
+"""``viva report``, ``viva export``, ``viva import``: a session from Redis or its archive,
+no server needed."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisDown
 
 from agents.engine import InterviewEngine, InterviewError
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import load_question_bank
+from server.archive import Archiver
+from server.archived_session import export_archive, import_archive, load_archive
 from server.recording import render_report_html, webvtt
 from server.settings import get_settings
+from store.recordings import RecordingStore
 
 
 async def report_command(session_id: str, fmt: str) -> int:
@@ -21,14 +27,57 @@ async def report_command(session_id: str, fmt: str) -> int:
         try:
             report = await engine.report(session_id)
         except InterviewError as exc:
-            print(f"error: {exc.message}", file=sys.stderr)
-            return 1
+            archived = load_archive(settings.data_dir, session_id)
+            if archived is None:
+                print(f"error: {exc.message} (and no archive in {settings.data_dir})",
+                      file=sys.stderr)
+                return 1
+            import json
+
+            print(json.dumps(archived.report(), indent=2) if fmt == "json" else
+                  archived.report_html() if fmt == "html" else archived.transcript_vtt())
+            return 0
         if fmt == "json":
             print(report.model_dump_json(indent=2))
         elif fmt == "html":
             print(render_report_html(report))
         else:
-            print(webvtt(await engine.events.range(session_id, 0)))
+            recordings = RecordingStore(settings.data_dir).entries(session_id)
+            print(webvtt(await engine.events.range(session_id, 0), recordings))
         return 0
     finally:
         await redis.aclose()
+
+
+async def export_command(session_id: str, out: str | None) -> int:
+    """Archive from Redis when it still has the session (fresh), then write the export."""
+    settings = get_settings()
+    redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+    try:
+        engine = InterviewEngine(redis, load_question_bank(settings.bank_dir), RubricProvider())
+        try:
+            await Archiver(redis, engine, settings).archive(session_id)
+        except (OSError, RedisDown) as exc:
+            # Redis down: the archive on disk may still do.
+            print(f"warning: could not refresh from Redis ({exc})", file=sys.stderr)
+    finally:
+        await redis.aclose()
+    dest = Path(out) if out else Path(f"viva-{session_id}.tar.gz")
+    try:
+        written = export_archive(settings.data_dir, session_id, dest)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(written)
+    return 0
+
+
+def import_command(source: str) -> int:
+    settings = get_settings()
+    try:
+        session_id = import_archive(settings.data_dir, Path(source))
+    except (OSError, ValueError) as exc:
+        print(f"error: cannot import {source}: {exc}", file=sys.stderr)
+        return 1
+    print(session_id)
+    return 0

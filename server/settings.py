@@ -83,6 +83,19 @@ class Settings(BaseSettings):
     # Speech this soon after a turn ended is the same answer going on (a false end).
     amend_window_ms: int = 3000
 
+    # Recording and archive. Each voice turn's audio (both sides) is saved under
+    # `data_dir/sessions/<id>/` as Ogg/Opus ("wav": bigger, no encoder needed); audio older
+    # than `audio_retention_days` is deleted (0 keeps it; the timeline and report stay).
+    record_audio: bool = True
+    recording_format: Literal["opus", "wav"] = "opus"
+    audio_retention_days: float = 90.0
+    # A finished session is archived at once; one with no event for `abandon_after_minutes`
+    # is ended ("abandoned") and archived by a sweep every `archive_sweep_s`. Once archived,
+    # its Redis keys expire after `redis_ttl_after_archive_hours` (0: they stay).
+    abandon_after_minutes: float = 120.0
+    archive_sweep_s: float = 60.0
+    redis_ttl_after_archive_hours: float = 168.0
+
     # Limits on input
     max_ws_text_bytes: int = 256 * 1024
     max_ws_binary_bytes: int = 32_000  # 1 s of 16 kHz PCM16

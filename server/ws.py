@@ -63,6 +63,7 @@ from store.events import EventLog
 from store.redis_pool import describe_redis_error
 
 log = logging.getLogger("viva.ws")
+CLOSE_WITHIN_S = 10.0  # a close that hangs must not hold the connection's task forever
 router = APIRouter()
 
 CLOSE_POLICY = 1008
@@ -212,6 +213,13 @@ class SessionLink:
                 self.reactions.put_nowait(e)
             elif e.get("type") == "transcript_final" and not replay and self.metrics:
                 self.metrics.turns.inc()
+            elif e.get("type") == "session_end" and not replay:
+                self._archive()
+
+    def _archive(self, only_ended: bool = False) -> None:
+        archiver = getattr(self.app_state, "archiver", None)
+        if archiver is not None:
+            archiver.request(self.session_id, only_ended=only_ended)
 
     async def tail(self) -> None:
         """Follow the session through the process's event reader (no connection of its own)."""
@@ -313,9 +321,30 @@ class SessionLink:
                     await self.on_text(message["text"])
         finally:
             self.conn.closed = True
-            await self.stages.aclose()
-            if self.voice is not None:
-                await self.voice.aclose()
+            # If the connection's own task is cancelled (the server dropping it), the close
+            # still finishes inside it, so what was said reaches the recording and the
+            # archive. The handler then simply ends: it is the top of the connection's task
+            # and the server is already done with it.
+            closing = asyncio.ensure_future(self._close())
+            deadline = time.monotonic() + CLOSE_WITHIN_S
+            while not closing.done() and time.monotonic() < deadline:
+                try:
+                    await asyncio.wait({closing}, timeout=deadline - time.monotonic())
+                except asyncio.CancelledError:
+                    log.debug("session %s: connection cancelled while closing", self.session_id)
+            if not closing.done():
+                log.error("session %s: closing took over %.0f s; abandoned", self.session_id,
+                          CLOSE_WITHIN_S)
+                closing.cancel()
+            elif closing.exception() is not None:
+                log.error("session %s: closing failed", self.session_id,
+                          exc_info=closing.exception())
+
+    async def _close(self) -> None:
+        await self.stages.aclose()
+        if self.voice is not None:
+            await self.voice.aclose()
+        self._archive(only_ended=True)  # what was said after session_end is in it too
 
     async def on_text(self, text: str) -> None:
         if not self.text_rate.take():
@@ -476,9 +505,14 @@ class SessionLink:
                 result = await self.engine.amend_answer(self.session_id, turn_id, text)
             return await handled(result)
 
+        from server.voice_recording import recording_for
+
+        outbox, recorder = await recording_for(self.app_state, self.engine.redis,
+                                               self.session_id, self.conn)
         s = self.settings
         self.voice = VoiceSession(
-            services=services, outbox=self.conn, on_final=on_final, on_amend=on_amend,
+            services=services, outbox=outbox, on_final=on_final, on_amend=on_amend,
+            recorder=recorder,
             turn_taking=TurnTakingSettings(
                 complete_ms=s.silence_ms_conversation, coding_complete_ms=s.silence_ms_coding,
                 think_ms=s.think_ms_conversation, coding_think_ms=s.think_ms_coding,

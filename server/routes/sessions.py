@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import secrets
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -12,11 +15,13 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from agents.engine import InterviewError
 from agents.state import InterviewState, SessionConfig
 from core.events import ReviewEvent
+from server.archived_session import ArchivedSession, list_archives, load_archive
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
-from server.recording import events_ndjson, render_report_html, webvtt
+from server.recording import code_revisions, events_ndjson, render_report_html, webvtt
 from server.schemas import ReviewOverride, SessionCreate, SessionCreated, SessionPublic
 from store import keys
+from store.recordings import RecordingStore
 
 router = APIRouter()
 SessionAccess = Annotated[Access, Depends(access_for)]
@@ -46,6 +51,19 @@ async def _load(engine: EngineDep, session_id: str) -> InterviewState:
         raise NotFound(exc.message) from exc
 
 
+async def _live_or_archived(engine: EngineDep, settings: SettingsDep,
+                            session_id: str) -> ArchivedSession | None:
+    """None while Redis has the session; its archive once the keys are gone."""
+    try:
+        await engine.load(session_id)
+        return None
+    except InterviewError as exc:
+        archived = load_archive(settings.data_dir, session_id)
+        if archived is None:
+            raise NotFound(exc.message) from exc
+        return archived
+
+
 @router.get("/api/sessions/{session_id}", response_model=SessionPublic)
 async def get_session(session_id: str, access: SessionAccess,
                       engine: EngineDep) -> SessionPublic:
@@ -66,23 +84,33 @@ async def get_session(session_id: str, access: SessionAccess,
 
 
 @router.get("/api/sessions/{session_id}/report")
-async def get_report(session_id: str, access: SessionAccess,
-                     engine: EngineDep) -> dict[str, object]:
-    await _load(engine, session_id)
+async def get_report(session_id: str, access: SessionAccess, engine: EngineDep,
+                     settings: SettingsDep) -> dict[str, object]:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:
+        return archived.report()
     return (await engine.report(session_id)).model_dump()
 
 
 @router.get("/sessions/{session_id}/report", response_class=HTMLResponse)
-async def report_page(session_id: str, access: SessionAccess, engine: EngineDep) -> HTMLResponse:
-    await _load(engine, session_id)
+async def report_page(session_id: str, access: SessionAccess, engine: EngineDep,
+                      settings: SettingsDep) -> HTMLResponse:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:
+        return HTMLResponse(archived.report_html())
     report = await engine.report(session_id)
-    return HTMLResponse(render_report_html(report))
+    events = await engine.events.range(session_id, 0)
+    return HTMLResponse(render_report_html(report, code_revisions(events)))
 
 
 @router.get("/api/sessions/{session_id}/events")
 async def get_events(session_id: str, access: SessionAccess, engine: EngineDep,
-                     after_seq: int = 0) -> StreamingResponse:
-    await _load(engine, session_id)
+                     settings: SettingsDep, after_seq: int = 0) -> Response:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:
+        return PlainTextResponse("".join(
+            json.dumps(e, separators=(",", ":")) + "\n" for e in archived.events()
+            if e["seq"] > after_seq), media_type="application/x-ndjson")
 
     async def lines() -> AsyncIterator[str]:
         async for line in events_ndjson(engine.events, session_id, after_seq):
@@ -92,32 +120,47 @@ async def get_events(session_id: str, access: SessionAccess, engine: EngineDep,
 
 
 @router.get("/api/sessions/{session_id}/transcript.vtt", response_class=PlainTextResponse)
-async def get_vtt(session_id: str, access: SessionAccess, engine: EngineDep) -> Response:
-    await _load(engine, session_id)
+async def get_vtt(session_id: str, access: SessionAccess, engine: EngineDep,
+                  settings: SettingsDep) -> Response:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:
+        return PlainTextResponse(archived.transcript_vtt(), media_type="text/vtt")
     events = await engine.events.range(session_id, 0)
-    return PlainTextResponse(webvtt(events), media_type="text/vtt")
+    recordings = await asyncio.to_thread(RecordingStore(settings.data_dir).entries, session_id)
+    return PlainTextResponse(webvtt(events, recordings), media_type="text/vtt")
 
 
 @router.post("/api/sessions/{session_id}/review")
 async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep,
-                          engine: EngineDep,
+                          engine: EngineDep, request: Request,
                           reviewer: Annotated[Access, Depends(require_reviewer)],
                           ) -> dict[str, object]:
-    """A human reviewer overrides the score with a note; the report shows both."""
+    """A human reviewer overrides the score with a note; the report shows both. Who and when
+    are kept with it, and the graded score stays as ``original_score``; each override is also
+    an event, so the timeline (and the archive) keeps every one, not only the last."""
     await _load(engine, session_id)
+    original = (await engine.report(session_id)).overall_score
+    at = datetime.now(UTC).isoformat(timespec="seconds")
     await redis.hset(keys.session_review(session_id),
                      mapping={"overall_score": body.overall_score, "note": body.note,
-                              "reviewer": body.reviewer})
-    await engine.events.append(session_id, ReviewEvent(overall_score=body.overall_score,
-                                                       note=body.note))
-    return {"status": "ok"}
+                              "reviewer": body.reviewer, "at": at,
+                              "original_score": "" if original is None else original})
+    await engine.events.append(session_id, ReviewEvent(
+        overall_score=body.overall_score, note=body.note, reviewer=body.reviewer, at=at,
+        original_score=original))
+    archiver = getattr(request.app.state, "archiver", None)
+    if archiver is not None:
+        archiver.request(session_id, only_ended=True)
+    return {"status": "ok", "at": at}
 
 
 @router.get("/api/review/sessions")
-async def list_sessions(redis: RedisDep, engine: EngineDep,
+async def list_sessions(redis: RedisDep, engine: EngineDep, settings: SettingsDep,
                         reviewer: Annotated[Access, Depends(require_reviewer)],
                         ) -> list[dict[str, object]]:
     ids = sorted(await redis.smembers(keys.SESSIONS_INDEX))
+    archives = {i.session_id: i for i in await asyncio.to_thread(list_archives,
+                                                                 settings.data_dir)}
     out: list[dict[str, object]] = []
     for sid in ids[-200:]:
         try:
@@ -126,7 +169,16 @@ async def list_sessions(redis: RedisDep, engine: EngineDep,
             continue
         out.append({"session_id": sid, "candidate_id": report.candidate_id,
                     "role": report.role, "status": report.status,
-                    "overall_score": report.overall_score, "flags": report.reviewer_flags})
+                    "overall_score": report.overall_score, "flags": report.reviewer_flags,
+                    "archived": sid in archives})
+    listed = {row["session_id"] for row in out}
+    # Sessions whose Redis keys expired (or that were imported) live on as archives.
+    for info in list(archives.values())[-200:]:
+        if info.session_id not in listed:
+            out.append({"session_id": info.session_id, "candidate_id": info.candidate_id,
+                        "role": info.role, "status": info.status,
+                        "overall_score": info.overall_score, "flags": info.flags,
+                        "archived": True})
     return out
 
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codeAt, evidenceAt, saidUpTo, supersededUpTo, type TimelineEvent } from '../src/pages/playback/timeline';
+import { clipsAt, codeAt, cueAt, evidenceAt, momentOf, parseVtt, saidUpTo, supersededUpTo, type TimelineEvent } from '../src/pages/playback/timeline';
 
 const events: TimelineEvent[] = [
   { seq: 1, t_ms: 0, type: 'question', text: 'Q1', phase: 'warmup' },
@@ -51,4 +51,23 @@ test('an answer continued after a pause replaces its half and the reply it super
   assert.deepEqual(saidUpTo(amended, 9999).map((l) => `${l.who}:${l.text}`), [
     'interviewer:Q1', 'candidate:A stack is last in, first out', 'interviewer:F-whole', 'interviewer:Q2b',
   ]);
+});
+
+test('the exported WebVTT is read back as cues, and the cue at t is the one spoken', () => {
+  const cues = parseVtt('WEBVTT\n\n1\n00:00:01.000 --> 00:00:03.500\n<v Interviewer>What is a heap?\n\n2\n00:00:05.250 --> 00:00:08.000\n<v Candidate>A tree &amp; an array &lt;3\n');
+  assert.deepEqual(cues.map((c) => [c.start, c.end, c.who, c.text]), [
+    [1000, 3500, 'interviewer', 'What is a heap?'],
+    [5250, 8000, 'candidate', 'A tree & an array <3'],
+  ]);
+  assert.equal(cueAt(cues, 500), -1);
+  assert.equal(cueAt(cues, 2000), 0);
+  assert.equal(cueAt(cues, 4000), 0); // between cues: the last one said
+  assert.equal(cueAt(cues, 6000), 1);
+  const clips = [
+    { turn_id: 'q1', speaker: 'interviewer' as const, t_ms: 1000, duration_ms: 2500, url: 'a' },
+    { turn_id: 'q1', speaker: 'candidate' as const, t_ms: 5000, duration_ms: 3000, url: 'b' },
+  ];
+  assert.equal(momentOf('q1', 8400, clips), 5000); // the report's answer time → the answer's start
+  assert.equal(momentOf('q9', 8400, clips), 8400);
+  assert.deepEqual(clipsAt(clips, 6000).map((c) => [c.clip.url, c.offset]), [['b', 1000]]);
 });

@@ -1,5 +1,5 @@
 // Monaco, bundled (no CDN): the core API, the editor features, and the grammars of the six
-// judge languages. Only the coding room imports this module, so the lobby never loads it.
+// judge languages. Only the coding room and playback import it, so the lobby never loads it.
 import * as monaco from 'monaco-editor/editor/editor.api.js';
 import 'monaco-editor/features/register.all.js';
 import 'monaco-editor/languages/definitions/python/register.js';

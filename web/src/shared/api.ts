@@ -101,3 +101,7 @@ function fieldProblems(details: unknown): string[] {
   }
   return out;
 }
+
+export async function getText(path: string, token?: string | null): Promise<string> {
+  return (await request(path, { token, accept: 'text/plain, text/vtt' })).text();
+}

@@ -163,6 +163,9 @@ export interface ReviewEvent {
   t_ms?: number;
   overall_score: number;
   note: string;
+  reviewer?: string | null;
+  at?: string | null;
+  original_score?: number | null;
 }
 
 export interface SampleTest {

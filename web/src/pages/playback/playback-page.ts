@@ -1,13 +1,17 @@
-// Playback: the recorded event timeline (NDJSON) with a scrubber. At time t it shows what was
-// said up to t, the code as it stood at t, and the latest test evidence.
-import { ApiError, describeError, getNdjson } from '../../shared/api';
+// Playback: one scrubber over the recorded session. At time t it plays both sides' audio from
+// t, highlights the transcript cue being said, shows the code as it stood (read-only Monaco)
+// and the latest test evidence; report items jump to their moment. Space plays/pauses,
+// ←/→ move 5 s (with Shift 30 s); /playback/ID?t=MS opens at a moment.
+import { ApiError, describeError, getJson, getNdjson, getText } from '../../shared/api';
 import { formatDuration, h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import type { CaseResult, Verdict } from '../../shared/protocol';
 import { VERDICT_NAMES } from '../../shared/protocol';
 import { loadReviewerToken, loadSession } from '../../shared/session-store';
 import type { Page } from '../page';
-import { codeAt, evidenceAt, saidUpTo, timelineLabel, type TimelineEvent } from './timeline';
+import { AudioTrack } from './audio-track';
+import type { MonacoEditor } from './code-view';
+import { type AudioClip, type CodeState, type Cue, codeAt, cueAt, evidenceAt, momentOf, parseVtt, saidUpTo, timelineLabel, type TimelineEvent } from './timeline';
 
 const playbackPage: Page = (root, context) => {
   const sessionId = context.params[0];
@@ -20,9 +24,13 @@ const playbackPage: Page = (root, context) => {
   const token = context.query.get('token') ?? loadSession(sessionId)?.token ?? loadReviewerToken();
   const load = async (bearer: string | null) => {
     try {
-      const events = await getNdjson<TimelineEvent>(`/api/sessions/${encodeURIComponent(sessionId)}/events`, bearer);
+      const recorded = await loadRecorded(sessionId, bearer);
       if (disposed) return;
-      cleanup = showTimeline(main, sessionId, events, bearer);
+      // ?t=MS opens at a moment; with &turn=ID (a report's link) at the start of that answer.
+      const at = Number(context.query.get('t'));
+      const turn = context.query.get('turn');
+      const start = Number.isFinite(at) && at > 0 ? (turn ? momentOf(turn, at, recorded.clips) : at) : null;
+      cleanup = showTimeline(main, sessionId, recorded, bearer, start);
     } catch (error) {
       notices.show(describeError(error), 'error', { code: error instanceof ApiError ? error.code : undefined });
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) askToken(main, load);
@@ -51,75 +59,183 @@ function askToken(main: HTMLElement, load: (token: string) => Promise<void>): vo
   main.append(form);
 }
 
-function showTimeline(main: HTMLElement, sessionId: string, events: TimelineEvent[], token: string | null): () => void {
+interface ReportEvidence {
+  turn_id?: string;
+  t_ms?: number | null;
+  quote?: string;
+}
+
+interface ReportPoint {
+  question?: string;
+  point?: string;
+  sentence?: string;
+  score?: number;
+  evidence?: ReportEvidence[];
+}
+
+interface ReportNote {
+  sentence: string;
+  quote?: string | null;
+  turn_id?: string | null;
+  t_ms?: number | null;
+}
+
+interface PlaybackReport {
+  overall_score?: number | null;
+  assessment_points?: ReportPoint[];
+  strength_notes?: ReportNote[];
+  weak_notes?: ReportNote[];
+}
+
+interface Recorded {
+  events: TimelineEvent[];
+  clips: AudioClip[];
+  cues: Cue[];
+  report: PlaybackReport | null;
+}
+
+/** Everything playback shows; audio, transcript and report are optional (a text interview
+ * has no audio; an old server has no audio endpoint). */
+async function loadRecorded(sessionId: string, token: string | null): Promise<Recorded> {
+  const base = `/api/sessions/${encodeURIComponent(sessionId)}`;
+  const events = await getNdjson<TimelineEvent>(`${base}/events`, token);
+  const optional = async <T>(load: () => Promise<T>, fallback: T): Promise<T> => {
+    try {
+      return await load();
+    } catch {
+      return fallback;
+    }
+  };
+  const [clips, cues, report] = await Promise.all([
+    optional(() => getJson<AudioClip[]>(`${base}/audio`, token), []),
+    optional(async () => parseVtt(await getText(`${base}/transcript.vtt`, token)), []),
+    optional(() => getJson<PlaybackReport>(`${base}/report`, token), null),
+  ]);
+  return { events, clips, cues, report };
+}
+
+function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, token: string | null, startAt: number | null): () => void {
+  const { events, clips, cues, report } = recorded;
   const ordered = [...events].sort((a, b) => (a.t_ms ?? 0) - (b.t_ms ?? 0) || (a.seq ?? 0) - (b.seq ?? 0));
   // The list shows moments worth jumping to; streaming detail (partials, audio marks) is not.
   const listed = ordered.filter((e) => !QUIET_TYPES.has(e.type));
-  const end = ordered.length ? (ordered[ordered.length - 1].t_ms ?? 0) : 0;
+  const lastEvent = ordered.length ? (ordered[ordered.length - 1].t_ms ?? 0) : 0;
+  const end = Math.max(lastEvent, ...clips.map((c) => c.t_ms + c.duration_ms), ...cues.map((c) => c.end));
+  const track = new AudioTrack(clips, token);
   let t = 0;
   let playing: number | null = null;
   let lastTick = 0;
+  let shownCue = -2;
+  let shownCode: CodeState | null | undefined;
+  let editor: MonacoEditor | null = null;
 
   const slider = h('input', {
     type: 'range',
     min: 0,
     max: Math.max(1, end),
-    step: 100,
+    step: 'any', // a seek lands on the exact ms (a report's moment, a code change)
     value: 0,
     id: 'playback-slider',
     'data-testid': 'playback-slider',
     'aria-valuetext': '0:00',
+    'aria-keyshortcuts': 'Space ArrowLeft ArrowRight',
   });
   const clock = h('span', { class: 'clock', 'data-testid': 'playback-time' }, `0:00 / ${formatDuration(end)}`);
-  const playButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'playback-play' }, 'Play');
-  const speed = h('select', { 'aria-label': 'Playback speed' }, [1, 2, 4, 8].map((s) => h('option', { value: s }, `${s}×`)));
-  const said = h('ol', { class: 'log', 'data-testid': 'playback-transcript' });
-  const codeLabel = h('p', { class: 'hint' });
-  const code = h('pre', { class: 'code-block playback-code', 'data-testid': 'playback-code' });
+  const playButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'playback-play', 'aria-keyshortcuts': 'Space' }, 'Play');
+  const speed = h('select', { 'aria-label': 'Playback speed' }, [1, 1.5, 2, 4].map((s) => h('option', { value: s }, `${s}×`)));
+  const audioState = h('span', { class: 'hint', 'data-testid': 'playback-audio-state', 'aria-live': 'polite' }, clips.length ? `${clips.length} recordings` : 'no audio recorded');
+  const marks = h(
+    'div',
+    { class: 'playback-marks', 'aria-hidden': 'true' },
+    clips.map((c) => h('span', { class: `mark mark-${c.speaker}`, style: `left:${(100 * c.t_ms) / Math.max(1, end)}%;width:${(100 * c.duration_ms) / Math.max(1, end)}%` })),
+    ordered.filter((e) => e.type === 'judge_result').map((e) => h('span', { class: 'mark mark-result', style: `left:${(100 * (e.t_ms ?? 0)) / Math.max(1, end)}%` })),
+  );
+  const said = h(
+    'ol',
+    { class: 'log transcript', 'data-testid': 'playback-transcript' },
+    cues.length
+      ? cues.map((cue) =>
+          h(
+            'li',
+            { class: `log-${cue.who} future` },
+            h('span', { class: 'who' }, cue.who === 'interviewer' ? 'Interviewer' : 'Candidate'),
+            h('button', { type: 'button', class: 'link clock', onclick: () => seek(cue.start, true) }, formatDuration(cue.start)),
+            h('span', { class: 'said' }, cue.text),
+          ),
+        )
+      : [],
+  );
+  const codeLabel = h('p', { class: 'hint', 'data-testid': 'playback-code-label' });
+  const code = h('div', { class: 'playback-code', 'data-testid': 'playback-code' });
   const evidence = h('div', { 'data-testid': 'playback-evidence' });
   const list = h(
     'ol',
     { class: 'event-list', 'data-testid': 'playback-events' },
     listed.map((event) =>
-      h(
-        'li',
-        {},
-        h(
-          'button',
-          { type: 'button', class: 'link', onclick: () => seek(event.t_ms ?? 0) },
-          h('span', { class: 'clock' }, formatDuration(event.t_ms ?? 0)),
-          ` ${timelineLabel(event)}`,
-        ),
-      ),
+      h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => seek(event.t_ms ?? 0, true) }, h('span', { class: 'clock' }, formatDuration(event.t_ms ?? 0)), ` ${timelineLabel(event)}`)),
     ),
   );
 
-  function seek(ms: number): void {
+  function seek(ms: number, keepPlaying = false): void {
     t = Math.max(0, Math.min(end, ms));
     slider.value = String(t);
+    if (playing !== null && keepPlaying) track.play(t, Number(speed.value));
+    else if (playing !== null) stop();
     render();
+  }
+
+  function renderTranscript(): void {
+    if (!cues.length) {
+      // No transcript export (an older session): what had been said, from the events.
+      replaceChildren(
+        said,
+        saidUpTo(ordered, t).map((line) =>
+          h('li', { class: `log-${line.who}` }, h('span', { class: 'who' }, line.who === 'interviewer' ? 'Interviewer' : 'Candidate'), h('span', { class: 'clock' }, formatDuration(line.t_ms)), h('span', { class: 'said' }, line.text)),
+        ),
+      );
+      return;
+    }
+    const current = cueAt(cues, t);
+    if (current === shownCue) return;
+    shownCue = current;
+    said.querySelectorAll('li').forEach((li, i) => {
+      li.classList.toggle('future', i > current);
+      li.classList.toggle('current', i === current);
+      if (i === current) li.setAttribute('aria-current', 'true');
+      else li.removeAttribute('aria-current');
+    });
+    const li = said.children[current] as HTMLElement | undefined;
+    li?.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  function renderCode(): void {
+    const state = codeAt(ordered, t);
+    if (shownCode !== undefined && state?.t_ms === shownCode?.t_ms && state?.code === shownCode?.code) return;
+    shownCode = state;
+    codeLabel.textContent = state ? `${state.problem_id} · ${state.language} · as it was at ${formatDuration(state.t_ms)}` : 'No code yet at this point.';
+    code.dataset.codeAt = state ? String(state.t_ms) : '';
+    editor?.show(state?.code ?? '', state?.language ?? 'plaintext');
   }
 
   function render(): void {
     slider.setAttribute('aria-valuetext', formatDuration(t));
     clock.textContent = `${formatDuration(t)} / ${formatDuration(end)}`;
-    replaceChildren(
-      said,
-      saidUpTo(ordered, t).map((line) =>
-        h('li', { class: `log-${line.who}` }, h('span', { class: 'who' }, line.who === 'interviewer' ? 'Interviewer' : 'Candidate'), h('span', { class: 'clock' }, formatDuration(line.t_ms)), h('span', { class: 'said' }, line.text)),
-      ),
-    );
-    const state = codeAt(ordered, t);
-    codeLabel.textContent = state ? `${state.problem_id} · ${state.language} · at ${formatDuration(state.t_ms)}` : 'No code yet at this point.';
-    code.textContent = state?.code ?? '';
+    renderTranscript();
+    renderCode();
     const result = evidenceAt(ordered, t);
     replaceChildren(evidence, result ? evidenceTable(result.verdict, result.cases, result.passed, result.total) : h('p', { class: 'hint' }, 'No tests run yet at this point.'));
     list.querySelectorAll('li').forEach((li, index) => li.classList.toggle('past', (listed[index].t_ms ?? 0) <= t));
+    const state = playing === null ? (track.state === 'failed' ? 'audio could not be loaded' : 'paused') : track.audibleAt(t) ? 'playing' : 'between recordings';
+    if (clips.length) {
+      audioState.textContent = state;
+      audioState.dataset.state = state;
+    }
   }
 
   function tick(now: number): void {
     if (playing === null) return;
-    t += (now - lastTick) * Number(speed.value);
+    if (track.playing) t = Math.min(end, track.position());
+    else t += (now - lastTick) * Number(speed.value);
     lastTick = now;
     if (t >= end) {
       t = end;
@@ -133,26 +249,48 @@ function showTimeline(main: HTMLElement, sessionId: string, events: TimelineEven
   function stop(): void {
     if (playing !== null) cancelAnimationFrame(playing);
     playing = null;
+    track.stop();
     playButton.textContent = 'Play';
+    render();
   }
 
-  playButton.addEventListener('click', () => {
-    if (playing !== null) return stop();
+  async function play(): Promise<void> {
     if (t >= end) t = 0;
-    lastTick = performance.now();
     playButton.textContent = 'Pause';
     playing = requestAnimationFrame(tick);
+    lastTick = performance.now();
+    if (clips.length) {
+      audioState.textContent = 'loading audio…';
+      await track.prepare();
+      if (playing === null) return; // paused while loading
+      track.play(t, Number(speed.value));
+    }
+  }
+
+  const toggle = () => (playing !== null ? stop() : void play());
+  playButton.addEventListener('click', toggle);
+  speed.addEventListener('change', () => {
+    if (playing !== null) track.play(t, Number(speed.value));
   });
-  slider.addEventListener('input', () => {
-    t = Number(slider.value);
-    render();
-  });
+  slider.addEventListener('input', () => seek(Number(slider.value), true));
+  const onKey = (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement | null;
+    if (target?.closest('input:not([type=range]), textarea, select, .monaco-editor') || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === ' ' || event.code === 'Space') {
+      event.preventDefault();
+      toggle();
+    } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      seek(t + (event.key === 'ArrowLeft' ? -5000 : 5000) * (event.shiftKey ? 6 : 1), true);
+    }
+  };
+  document.addEventListener('keydown', onKey);
 
   const q = token ? `?token=${encodeURIComponent(token)}` : '';
   const base = `/api/sessions/${encodeURIComponent(sessionId)}`;
   main.append(
-    h('p', { class: 'hint' }, `Session ${sessionId} · ${ordered.length} recorded events · `, h('a', { href: `${base}/transcript.vtt${q}` }, 'WebVTT transcript'), ' · ', h('a', { href: `/sessions/${encodeURIComponent(sessionId)}/report${q}` }, 'Report')),
-    h('div', { class: 'card playback-controls' }, playButton, h('label', { for: 'playback-slider', class: 'visually-hidden' }, 'Position in the interview'), slider, clock, speed),
+    h('p', { class: 'hint' }, `Session ${sessionId} · ${ordered.length} recorded events · `, h('a', { href: `${base}/transcript.vtt${q}` }, 'WebVTT transcript'), ' · ', h('a', { href: `/sessions/${encodeURIComponent(sessionId)}/report${q}` }, 'Report'), ' · Space plays or pauses, ← → move 5 s'),
+    h('div', { class: 'card playback-controls' }, playButton, h('div', { class: 'scrubber' }, h('label', { for: 'playback-slider', class: 'visually-hidden' }, 'Position in the interview'), slider, marks), clock, speed, audioState),
     h(
       'div',
       { class: 'playback-grid' },
@@ -161,8 +299,55 @@ function showTimeline(main: HTMLElement, sessionId: string, events: TimelineEven
       h('section', { class: 'card' }, h('h2', {}, 'Timeline'), list),
     ),
   );
-  render();
-  return stop;
+  const reportCard = reportSection(report, clips, (ms) => seek(ms, true));
+  if (reportCard) main.append(reportCard);
+  let disposed = false;
+  void import('./code-view').then(({ MonacoEditor: Editor }) => {
+    if (disposed) return;
+    editor = new Editor(code);
+    shownCode = undefined;
+    renderCode();
+  });
+  seek(startAt ?? 0);
+  return () => {
+    disposed = true;
+    stop();
+    track.dispose();
+    editor?.dispose();
+    document.removeEventListener('keydown', onKey);
+  };
+}
+
+/** The report's items, each with a button to the moment it rests on. */
+function reportSection(report: PlaybackReport | null, clips: AudioClip[], jump: (ms: number) => void): HTMLElement | null {
+  if (!report) return null;
+  const at = (turnId: string | null | undefined, tMs: number | null | undefined) => momentOf(turnId ?? null, tMs ?? 0, clips);
+  const moment = (turnId: string | null | undefined, tMs: number | null | undefined, quote: string | null | undefined) =>
+    tMs === null || tMs === undefined
+      ? null
+      : h('button', { type: 'button', class: 'link', 'data-testid': 'report-moment', 'data-t': at(turnId, tMs), onclick: () => jump(at(turnId, tMs)) }, h('span', { class: 'clock' }, formatDuration(at(turnId, tMs))), quote ? ` “${quote}”` : ' listen');
+  const notes = (title: string, items: ReportNote[] | undefined) =>
+    items?.length ? [h('h3', {}, title), h('ul', {}, items.map((n) => h('li', {}, n.sentence, ' ', moment(n.turn_id, n.t_ms, n.quote))))] : [];
+  const points = report.assessment_points ?? [];
+  return h(
+    'section',
+    { class: 'card playback-report', 'data-testid': 'playback-report' },
+    h('h2', {}, 'Report', report.overall_score === null || report.overall_score === undefined ? '' : ` · ${Math.round(report.overall_score * 100)}/100`),
+    notes('Strengths', report.strength_notes),
+    notes('Weak points', report.weak_notes),
+    points.length
+      ? [
+          h('h3', {}, 'Assessment points'),
+          h(
+            'ul',
+            {},
+            points.map((p) =>
+              h('li', {}, h('b', {}, typeof p.score === 'number' ? `${Math.round(p.score * 100)}% ` : ''), p.sentence ?? p.point ?? '', ' ', (p.evidence ?? []).slice(0, 3).map((e) => moment(e.turn_id, e.t_ms, e.quote))),
+            ),
+          ),
+        ]
+      : [],
+  );
 }
 
 const QUIET_TYPES = new Set(['transcript_partial', 'tts_start', 'tts_end', 'tts_stop', 'latency', 'latency_marks']);

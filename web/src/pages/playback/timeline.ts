@@ -143,3 +143,77 @@ export function timelineLabel(event: TimelineEvent): string {
       return event.type.replace(/_/g, ' ');
   }
 }
+
+/** One recorded audio file (GET /api/sessions/{id}/audio). */
+export interface AudioClip {
+  turn_id: string;
+  speaker: 'candidate' | 'interviewer';
+  t_ms: number;
+  duration_ms: number;
+  url: string;
+  content_type?: string;
+}
+
+/** One WebVTT cue, in ms on the session clock. */
+export interface Cue {
+  start: number;
+  end: number;
+  who: 'interviewer' | 'candidate';
+  text: string;
+}
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': '\u00a0' };
+
+function vttTime(value: string): number {
+  const parts = value.trim().split(':').map(Number);
+  const [h, m, s] = parts.length === 3 ? parts : [0, parts[0], parts[1]];
+  return Math.round(((h * 60 + m) * 60 + s) * 1000);
+}
+
+/** The transcript the server exports (cue times on the saved audio) as cues. */
+export function parseVtt(text: string): Cue[] {
+  const cues: Cue[] = [];
+  for (const block of text.replace(/\r\n/g, '\n').split(/\n{2,}/)) {
+    const lines = block.split('\n').filter((l) => l.trim() !== '');
+    const timing = lines.findIndex((l) => l.includes('-->'));
+    if (timing < 0) continue;
+    const [a, b] = lines[timing].split('-->');
+    const body = lines.slice(timing + 1).join(' ');
+    const voice = /^<v\s+([^>]+)>/.exec(body);
+    const raw = body.replace(/<[^>]*>/g, '');
+    cues.push({
+      start: vttTime(a),
+      end: vttTime(b.trim().split(/\s+/)[0]),
+      who: voice && voice[1].trim().toLowerCase() === 'candidate' ? 'candidate' : 'interviewer',
+      text: raw.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e] ?? e).trim(),
+    });
+  }
+  return cues.sort((x, y) => x.start - y.start);
+}
+
+/** Index of the cue being said at t: the one spanning t, else the last one begun (-1: none). */
+export function cueAt(cues: Cue[], t: number): number {
+  let last = -1;
+  for (let i = 0; i < cues.length; i++) {
+    if (cues[i].start > t) break;
+    last = i;
+    if (t < cues[i].end) return i;
+  }
+  return last;
+}
+
+/** Where a report item's moment starts: the start of the candidate's answer it quotes
+ * (a report stamps an answer when it was finished), else its own time. */
+export function momentOf(turnId: string | null, tMs: number, clips: AudioClip[]): number {
+  let best: number | null = null;
+  for (const clip of clips) {
+    if (clip.speaker !== 'candidate' || (turnId !== null && clip.turn_id !== turnId)) continue;
+    if (clip.t_ms + clip.duration_ms <= tMs + 100) best = clip.t_ms;
+  }
+  return best ?? tMs;
+}
+
+/** Clips sounding at t, with how far into each t is (ms). */
+export function clipsAt(clips: AudioClip[], t: number): { clip: AudioClip; offset: number }[] {
+  return clips.filter((c) => c.t_ms <= t && t < c.t_ms + c.duration_ms).map((clip) => ({ clip, offset: t - clip.t_ms }));
+}

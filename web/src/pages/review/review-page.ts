@@ -13,6 +13,7 @@ interface SessionSummary {
   status?: string;
   overall_score?: number | null;
   flags?: unknown[];
+  archived?: boolean;
 }
 
 const reviewPage: Page = (root) => {
@@ -108,27 +109,50 @@ function dashboard(token: string, notices: NoticeArea, rerender: () => void): HT
   return h('div', {}, h('div', { class: 'review-toolbar' }, open, signOut), h('section', { class: 'card' }, h('h2', {}, 'Sessions'), list), detail);
 }
 
+/** The sessions, filtered as the reviewer types (id, candidate, role, status) or by flags. */
 function sessionTable(rows: SessionSummary[], open: (id: string) => void): HTMLElement {
   if (!rows.length) return h('p', { class: 'hint' }, 'No sessions yet.');
-  return h(
-    'table',
-    { class: 'case-table' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Session'), h('th', {}, 'Candidate'), h('th', {}, 'Role'), h('th', {}, 'Status'), h('th', {}, 'Score'), h('th', {}, 'Flags'))),
-    h(
-      'tbody',
-      {},
-      rows.map((row) =>
+  const query = h('input', { id: 'review-filter', type: 'search', placeholder: 'candidate, role, status, id', 'data-testid': 'review-filter' });
+  const flagged = h('input', { id: 'review-flagged', type: 'checkbox', 'data-testid': 'review-flagged' });
+  const body = h('tbody', {});
+  const count = h('p', { class: 'hint', role: 'status' });
+  const draw = () => {
+    const words = query.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    const shown = rows.filter((row) => {
+      const text = [row.session_id, row.candidate_id, row.role, row.status].join(' ').toLowerCase();
+      return words.every((w) => text.includes(w)) && (!flagged.checked || (Array.isArray(row.flags) && row.flags.length > 0));
+    });
+    count.textContent = `${shown.length} of ${rows.length} sessions`;
+    replaceChildren(
+      body,
+      shown.map((row) =>
         h(
           'tr',
           { 'data-testid': 'review-session-row' },
           h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => open(row.session_id) }, row.session_id)),
           h('td', {}, row.candidate_id ?? ''),
           h('td', {}, row.role ?? ''),
-          h('td', {}, row.status ?? ''),
+          h('td', {}, row.status ?? '', row.archived ? ' · archived' : ''),
           h('td', { class: 'num' }, typeof row.overall_score === 'number' ? row.overall_score.toFixed(2) : '—'),
           h('td', {}, Array.isArray(row.flags) ? String(row.flags.length) : ''),
+          h('td', {}, h('a', { href: `/playback/${encodeURIComponent(row.session_id)}`, 'data-nav': true }, 'Playback')),
         ),
       ),
+    );
+  };
+  query.addEventListener('input', draw);
+  flagged.addEventListener('change', draw);
+  draw();
+  return h(
+    'div',
+    {},
+    h('div', { class: 'inline-form' }, h('label', { for: 'review-filter' }, 'Filter'), query, h('label', { for: 'review-flagged' }, flagged, ' flagged only')),
+    count,
+    h(
+      'table',
+      { class: 'case-table' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Session'), h('th', {}, 'Candidate'), h('th', {}, 'Role'), h('th', {}, 'Status'), h('th', {}, 'Score'), h('th', {}, 'Flags'), h('th', {}, ''))),
+      body,
     ),
   );
 }

@@ -1,0 +1,222 @@
+"""Archiving: a finished (or abandoned) session written to one folder under VIVA_DATA_DIR.
+
+A session is archived when ``session_end`` is seen, again when its connection closes (the
+closing words are spoken after ``session_end``), and by a sweep that also ends sessions
+nobody has touched for ``abandon_after_minutes``. Archiving is idempotent: it rewrites the
+folder from Redis while the keys exist, and ``archive.json`` (written last) records the last
+seq it holds, so the sweep refreshes an archive that fell behind. Once archived, the Redis
+keys get a TTL; from then on the folder is the session (see ``server.archived_session``).
+One process archives a session at a time (a Redis lock), so two app processes never write
+the same folder at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from agents.engine import InterviewEngine, InterviewError
+from agents.state import Phase
+from realtime.recording_writer import RecordingWriter
+from server.archived_session import ARCHIVE_MARK, ArchiveInfo, load_archive, token_digest
+from server.recording import code_revisions, render_report_html, webvtt
+from server.settings import Settings
+from store import keys
+from store.events import now_ms
+from store.recordings import RecordingStore
+
+log = logging.getLogger("viva.archive")
+
+EXTENSIONS = {"python": "py", "c": "c", "cpp": "cpp", "java": "java", "go": "go",
+              "javascript": "js"}
+
+
+def _write(path: Path, data: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(data)
+    os.replace(tmp, path)
+
+
+def write_archive(folder: Path, info: ArchiveInfo, events: list[dict[str, Any]],
+                  report: dict[str, Any], report_html: str, vtt: str) -> None:
+    """Blocking: call in a thread. Every file atomically; the mark last."""
+    folder.mkdir(parents=True, exist_ok=True)
+    _write(folder / "events.ndjson",
+           "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events))
+    _write(folder / "report.json", json.dumps(report, indent=2))
+    _write(folder / "report.html", report_html)
+    _write(folder / "transcript.vtt", vtt)
+    code = folder / "code"
+    code.mkdir(exist_ok=True)
+    revisions = code_revisions(events)
+    for rev in revisions:
+        name = f"{rev['n']:03d}-{rev['problem_id']}.{EXTENSIONS.get(str(rev['language']), 'txt')}"
+        if all(c.isalnum() or c in "-_." for c in name):
+            _write(code / name, rev["code"])
+            rev["file"] = name
+        del rev["code"]
+    _write(code / "revisions.json", json.dumps(revisions, indent=2))
+    _write(folder / ARCHIVE_MARK, info.model_dump_json(indent=2))
+
+
+class Archiver:
+    def __init__(self, redis: aioredis.Redis, engine: InterviewEngine, settings: Settings,
+                 writer: RecordingWriter | None = None):
+        self.redis = redis
+        self.engine = engine
+        self.settings = settings
+        self.writer = writer
+        self.recordings = RecordingStore(settings.data_dir)
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- one session ----------------------------------------------------------------
+
+    async def archive(self, session_id: str, only_ended: bool = False) -> Path | None:
+        """Write the session's folder from Redis; None when Redis no longer has it (or,
+        with ``only_ended``, when the interview is still going)."""
+        lock = f"{keys.PREFIX}:session:{session_id}:archive_lock"
+        if not await self.redis.set(lock, "1", nx=True, px=120_000):
+            return None  # another process is writing it now
+        try:
+            try:
+                state = await self.engine.load(session_id)
+            except InterviewError:
+                return None
+            if only_ended and state.phase != Phase.ended:
+                return None
+            if self.writer is not None:
+                await self.writer.drain(session_id)
+            events = await self.engine.events.range(session_id, 0)
+            report = await self.engine.report(session_id)
+            meta = await self.redis.hgetall(keys.session_meta(session_id))
+            recordings = await asyncio.to_thread(self.recordings.entries, session_id)
+            token = meta.get("token")
+            info = ArchiveInfo(
+                session_id=session_id, candidate_id=state.config.candidate_id,
+                role=state.config.role, mode=state.config.mode, status=state.phase.value,
+                ended_reason=state.ended_reason,
+                token_sha256=token_digest(token) if token else None,
+                archived_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                last_seq=events[-1]["seq"] if events else 0, events=len(events),
+                recordings=len(recordings), overall_score=report.overall_score,
+                flags=list(report.reviewer_flags))
+            folder = self.recordings.session_dir(session_id)
+            # Rendering a long session takes a while: in the thread too, off the event loop.
+            await asyncio.to_thread(lambda: write_archive(
+                folder, info, events, report.model_dump(),
+                render_report_html(report, code_revisions(events)), webvtt(events, recordings)))
+            if state.phase == Phase.ended:
+                await self._expire(session_id)
+            return folder
+        finally:
+            await self.redis.delete(lock)
+
+    async def _expire(self, session_id: str) -> None:
+        ttl_ms = int(self.settings.redis_ttl_after_archive_hours * 3_600_000)
+        if ttl_ms <= 0:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in (keys.session_state(session_id), keys.session_events(session_id),
+                        keys.session_seq(session_id), keys.session_meta(session_id),
+                        f"{keys.PREFIX}:session:{session_id}:review"):
+                pipe.pexpire(key, ttl_ms)
+            await pipe.execute()
+
+    def request(self, session_id: str, *, only_ended: bool = False,
+                delay_s: float = 0.0) -> None:
+        """Archive soon, in the background. A request while one runs makes it run once more
+        afterwards (what it read may already be behind: a recording written since)."""
+        running = self._tasks.get(session_id)
+        if running is not None and not running.done():
+            self._again.add(session_id)
+            return
+
+        async def go() -> None:
+            await asyncio.sleep(delay_s)
+            again = True
+            while again:
+                self._again.discard(session_id)
+                try:
+                    await self.archive(session_id, only_ended)
+                except Exception:
+                    log.exception("archiving session %s failed; the sweep will retry",
+                                  session_id)
+                again = session_id in self._again
+
+        task = asyncio.create_task(go(), name=f"archive-{session_id}")
+        self._tasks[session_id] = task
+        task.add_done_callback(lambda _: self._tasks.pop(session_id, None))
+
+    async def settle(self) -> None:
+        """Wait for archives in progress (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    # -- the sweep --------------------------------------------------------------------
+
+    async def sweep_once(self) -> int:
+        """Archive ended sessions whose archive is missing or behind; end abandoned ones."""
+        done = 0
+        for session_id in sorted(await self.redis.smembers(keys.SESSIONS_INDEX)):
+            try:
+                if await self._sweep_session(str(session_id)):
+                    done += 1
+            except InterviewError:
+                continue
+        return done
+
+    async def _sweep_session(self, session_id: str) -> bool:
+        last_seq = await self.engine.events.last_seq(session_id)
+        if last_seq == 0:
+            # Its keys expired (every session has an event from its creation): the archive,
+            # if any, is all there is; the index need not carry it into every sweep.
+            await self.redis.srem(keys.SESSIONS_INDEX, session_id)
+            return False
+        archived = await asyncio.to_thread(load_archive, self.settings.data_dir, session_id)
+        state = await self.engine.load(session_id)
+        if state.phase != Phase.ended:
+            meta = await self.redis.hgetall(keys.session_meta(session_id))
+            last = await self.redis.xrevrange(keys.session_events(session_id), count=1)
+            started = int(meta.get("started_ms", 0))
+            last_t = int(last[0][1]["t_ms"]) if last else 0
+            idle_ms = now_ms() - started - last_t
+            if idle_ms < self.settings.abandon_after_minutes * 60_000:
+                return False
+            await self.engine.end(session_id, reason="abandoned")
+        elif archived is not None and archived.info.last_seq >= last_seq:
+            return False
+        return await self.archive(session_id) is not None
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            started = time.monotonic()
+            try:
+                await self.sweep_once()
+                if self.settings.audio_retention_days > 0:
+                    await asyncio.to_thread(self.recordings.prune,
+                                            self.settings.audio_retention_days)
+            except Exception:
+                log.exception("archive sweep failed")
+            await asyncio.sleep(max(1.0, self.settings.archive_sweep_s
+                                    - (time.monotonic() - started)))
+
+    def start(self) -> None:
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="archive-sweep")
+
+    async def aclose(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        await self.settle()
