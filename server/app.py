@@ -21,6 +21,7 @@ from agents.providers.factory import make_provider
 from agents.question_bank import load_question_bank
 from server.body_limit import BodyLimit
 from server.errors import install_error_handlers
+from server.ip_limits import ClientIpLimits
 from server.metrics import Metrics
 from server.settings import Settings, get_settings
 from server.voice_loader import VoiceLoader
@@ -114,6 +115,8 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
 
     app = FastAPI(title="Viva", version="0.1.0", lifespan=lifespan)
     app.add_middleware(BodyLimit, max_bytes=settings.max_http_body_bytes)
+    # Added last = outermost: a client over its per-IP budget costs nothing further.
+    app.add_middleware(ClientIpLimits, settings=settings)
     app.state.settings = settings
     app.state.metrics = Metrics()
     install_error_handlers(app)
