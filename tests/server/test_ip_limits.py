@@ -6,7 +6,6 @@ websocket `error` event with a code; what was accepted before a refusal still wo
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
