@@ -153,7 +153,13 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
         body["stt"], body["tts"] = voice.get("stt", "unknown"), voice.get("tts", "unknown")
         body["llm"] = state.provider.status()
         body["questions"] = len(state.bank)
-        if body["judge_backend"] == "none":
+        if judge is not None and judge.worker is None:
+            # Judging by separate `viva worker` processes (docker-compose): count them.
+            try:
+                body["judge_workers"] = await judge.queue.live_consumers()
+            except Exception as exc:
+                body["judge_workers"] = f"unknown: {exc}"
+        if body["judge_backend"] == "none" and not body.get("judge_workers"):
             body["status"] = "degraded"
         return JSONResponse(body, status_code=200 if body["redis"] == "ok" else 503)
 
