@@ -107,4 +107,8 @@ if ! docker image inspect "viva-app:$H_APP" >/dev/null 2>&1; then
   say "built viva-app:$H_APP in $(( $(date +%s) - start )) s"
 fi
 docker tag "viva-app:$H_APP" viva-app:current
+# Each source change makes a new app layer (~30 MB): drop the older ones that no container
+# uses (`rmi` without -f refuses an image a container still runs from).
+docker images viva-app --format '{{.Tag}}' | grep -v -x -e current -e "$H_APP" \
+  | while read -r old; do docker rmi "viva-app:$old" >/dev/null 2>&1 || true; done
 say "images ready: viva-runtime:$H_RUNTIME viva-deps:$H_DEPS viva-app:$H_APP"
