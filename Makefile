@@ -9,7 +9,7 @@ export VIVA_DATA_DIR ?= $(CURDIR)/var
 export HF_HUB_OFFLINE := 1
 PORT ?= 8000
 
-.PHONY: setup system venv parts web judge-images run test lint bench-grading clean
+.PHONY: setup system venv parts web judge-images compose-images run test lint bench-grading clean
 
 setup: system venv parts
 
@@ -30,7 +30,7 @@ venv: .venv/.installed
 	@touch $@
 
 parts:
-	@for part in judge voice web; do \
+	@for part in judge voice web compose; do \
 	  if [ -x scripts/setup-$$part.sh ]; then echo "== setup $$part"; bash scripts/setup-$$part.sh || exit 1; fi; \
 	done
 
@@ -39,6 +39,10 @@ web:
 
 judge-images:
 	bash scripts/setup-judge.sh
+
+# The images docker-compose.yml runs (built locally, cached by content hash).
+compose-images:
+	bash scripts/setup-compose.sh
 
 run: setup
 	@if [ -z "$$REDIS_URL" ]; then bash scripts/start-redis.sh; fi

@@ -16,7 +16,8 @@ the peak number of Redis client connections (``INFO clients``), sampled while th
 ``--processes N`` starts N app processes on one Redis; candidate n creates its session on
 process n mod N and holds its websocket on the next one, so every interview crosses
 processes (state and events live in Redis only). With ``--url`` (repeatable) the bench drives
-servers already running (their Redis from ``REDIS_URL``).
+servers already running (their Redis from ``REDIS_URL``); with ``--compose`` it brings up
+docker-compose.yml and drives its nginx, in front of two app processes.
 """
 
 from __future__ import annotations
@@ -338,9 +339,18 @@ def main(argv: list[str]) -> int:
                         help="app processes to start on one Redis (default 1)")
     parser.add_argument("--url", action="append", default=[],
                         help="drive this running server instead (repeatable)")
+    parser.add_argument("--compose", action="store_true",
+                        help="bring up docker-compose.yml (nginx, two app processes) and "
+                             "drive it through the proxy")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    with stack_for(args.url, args.processes) as (bases, redis_url):
+    if args.compose:
+        from bench.compose_stack import compose_stack
+
+        target = compose_stack()
+    else:
+        target = stack_for(args.url, args.processes)
+    with target as (bases, redis_url):
         if args.idle:
             result = asyncio.run(run_idle(bases, redis_url, args.idle, args.hold))
         else:

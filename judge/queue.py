@@ -8,6 +8,7 @@ exactly-once by the submission store, so a slow-but-alive duplicate cannot finis
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
@@ -17,6 +18,7 @@ from store import keys
 
 STREAM = keys.JUDGE_JOBS
 GROUP = keys.JUDGE_WORKERS_GROUP
+WORKERS = keys.JUDGE_WORKER_BEATS  # sorted set: consumer name -> last beat (ms since the epoch)
 
 
 @dataclass(frozen=True)
@@ -87,3 +89,15 @@ class JobQueue:
         await self.ensure_group()
         info = await self.redis.xpending(self.stream, self.group)
         return int(info["pending"]) if info else 0
+
+    async def beat(self, consumer: str) -> None:
+        """A worker says it is alive. (XINFO CONSUMERS cannot tell: Redis 7 creates a
+        consumer only when a read hands it an entry, so an idle worker is not listed.)"""
+        await self.redis.zadd(WORKERS, {consumer: int(time.time() * 1000)})
+
+    async def live_consumers(self, max_idle_ms: int = 10_000) -> int:
+        """Workers that beat lately (clocks of hosts sharing a Redis are assumed in sync to
+        well under ``max_idle_ms``); long-dead ones are forgotten."""
+        now = int(time.time() * 1000)
+        await self.redis.zremrangebyscore(WORKERS, "-inf", now - 3_600_000)
+        return int(await self.redis.zcount(WORKERS, now - max_idle_ms, "+inf"))

@@ -154,7 +154,10 @@ class JudgeService:
         try:
             await self.get_backend()
         except SandboxUnavailable as exc:
-            raise JudgeError("judge_unavailable", str(exc), "unavailable") from None
+            # An app process without a sandbox of its own (docker-compose: judging happens
+            # in separate workers) takes the job when a worker is consuming the queue.
+            if self.worker is not None or await self.queue.live_consumers() == 0:
+                raise JudgeError("judge_unavailable", str(exc), "unavailable") from None
         problem = self.problem(problem_id)
         result = SubmissionResult(
             submission_id=uuid.uuid4().hex, session_id=session_id, problem_id=problem_id,

@@ -63,9 +63,12 @@ class Worker:
 
     async def run(self) -> None:
         """Serve until ``stop()``: reclaim dead workers' jobs, then read new ones."""
-        last_reclaim = 0.0
+        last_reclaim = last_beat = 0.0
         while not self._stopping.is_set():
             jobs: list[Job] = []
+            if time.monotonic() - last_beat > 2.0:
+                last_beat = time.monotonic()
+                await self.queue.beat(self.consumer)
             if time.monotonic() - last_reclaim > self.reclaim_idle_ms / 3000:
                 last_reclaim = time.monotonic()
                 jobs = await self.queue.reclaim(self.consumer, self.reclaim_idle_ms)

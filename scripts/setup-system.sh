@@ -9,6 +9,9 @@ command -v sox >/dev/null || need+=(sox)
 command -v chromium >/dev/null || need+=(chromium)
 command -v python3 >/dev/null || need+=(python3 python3-venv)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
+# docker-compose.yml's test (tests/deploy): Debian 12 packages compose v1 (no v2 plugin).
+command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1 \
+  || need+=(docker-compose)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing system packages: ${need[*]} — run as root or: sudo apt-get install ${need[*]}" >&2

@@ -24,6 +24,7 @@ from realtime.recording_writer import RecordingWriter
 from server.archive import Archiver
 from server.body_limit import BodyLimit
 from server.errors import install_error_handlers
+from server.ip_limits import ClientIpLimits
 from server.metrics import Metrics
 from server.settings import Settings, get_settings
 from server.voice_loader import VoiceLoader
@@ -126,6 +127,8 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
 
     app = FastAPI(title="Viva", version="0.1.0", lifespan=lifespan)
     app.add_middleware(BodyLimit, max_bytes=settings.max_http_body_bytes)
+    # Added last = outermost: a client over its per-IP budget costs nothing further.
+    app.add_middleware(ClientIpLimits, settings=settings)
     app.state.settings = settings
     app.state.metrics = Metrics()
     install_error_handlers(app)
@@ -163,7 +166,13 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
         body["stt"], body["tts"] = voice.get("stt", "unknown"), voice.get("tts", "unknown")
         body["llm"] = state.provider.status()
         body["questions"] = len(state.bank)
-        if body["judge_backend"] == "none":
+        if judge is not None and judge.worker is None:
+            # Judging by separate `viva worker` processes (docker-compose): count them.
+            try:
+                body["judge_workers"] = await judge.queue.live_consumers()
+            except Exception as exc:
+                body["judge_workers"] = f"unknown: {exc}"
+        if body["judge_backend"] == "none" and not body.get("judge_workers"):
             body["status"] = "degraded"
         return JSONResponse(body, status_code=200 if body["redis"] == "ok" else 503)
 

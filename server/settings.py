@@ -104,6 +104,22 @@ class Settings(BaseSettings):
     max_http_body_bytes: int = 1 << 20  # larger request bodies get 413 too_large
     ws_messages_per_s: float = 50.0  # text frames per websocket, on average
     ws_messages_burst: int = 200
+    # Audio per websocket: bytes a second may run ahead of real time (sample_rate x 2 bytes)
+    # by this factor on average, with bursts of `audio_burst_s` of audio (a stalled network
+    # catches up). Beyond: frames are dropped with an `audio_rate_limited` error.
+    audio_rate_factor: float = 1.5
+    audio_burst_s: float = 3.0
+    # Per client IP, per app process (in memory; a proxy in front can add a global limit).
+    # Generous defaults: a school lab or a hiring event shares one NAT address.
+    ip_requests_per_s: float = 100.0  # every HTTP request
+    ip_requests_burst: int = 2000
+    ip_sessions_per_s: float = 5.0  # POST /api/sessions
+    ip_sessions_burst: int = 1200
+    ip_max_websockets: int = 1500  # open at once
+    # Behind a reverse proxy, the client IP is the last X-Forwarded-For entry (the one the
+    # proxy wrote). Only turn this on when the proxy overwrites that header, as
+    # deploy/nginx.conf does; otherwise a client could pick its own address.
+    trust_proxy_headers: bool = False
 
     @model_validator(mode="after")
     def _no_placeholder_secrets(self) -> Settings:

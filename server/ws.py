@@ -196,6 +196,9 @@ class SessionLink:
             End: self.on_end, AudioConfig: self.on_audio_config, EndTurn: self.on_end_turn,
             CodeChange: self.on_code_change, Submit: self.submit,
         }
+        # Audio bytes a second, set by audio_config from its sample rate.
+        self.audio_rate: TokenBucket | None = None
+        self.last_audio_notice = -1.0
 
     # -- outgoing ---------------------------------------------------------------------
 
@@ -448,6 +451,7 @@ class SessionLink:
     async def on_audio_config(self, msg: AudioConfig) -> None:
         voice = await self._ensure_voice()
         await self._voice_call(voice.configure(msg.sample_rate, msg.encoding))
+        self.audio_rate = audio_bucket(self.settings, min(max(msg.sample_rate, 8000), 48000))
         await self._update_voice_context()
 
     async def on_end_turn(self, msg: EndTurn) -> None:
@@ -529,6 +533,18 @@ class SessionLink:
             await self.conn.error("audio_before_config",
                                   "send {\"type\": \"audio_config\"} before audio frames")
             return
+        if self.audio_rate is not None and not self.audio_rate.take(len(data)):
+            # Faster than a microphone can produce: dropped before decoding (the STT pool
+            # is shared by every session), with at most one unrecorded notice a second.
+            now = time.monotonic()
+            if self.last_audio_notice < 0 or now - self.last_audio_notice >= 1.0:
+                self.last_audio_notice = now
+                limit = self.audio_rate.rate
+                await self.conn.send_unrecorded_error(
+                    "audio_rate_limited", f"audio arrives faster than real time (over "
+                    f"{limit:g} bytes a second); frames are being dropped: send each frame "
+                    "as it is recorded")
+            return
         await self._voice_call(self.voice.feed(data))
 
     async def _voice_call(self, call: Any) -> None:
@@ -536,6 +552,12 @@ class SessionLink:
             await call
         except AppError as exc:  # a VoiceInputError: the frame is dropped, the session goes on
             await self.conn.refuse(exc)
+
+
+def audio_bucket(settings: Settings, sample_rate: int) -> TokenBucket:
+    """Bytes of PCM16 mono a second that may arrive, with a burst of a few seconds."""
+    real_time = sample_rate * 2
+    return TokenBucket(real_time * settings.audio_rate_factor, real_time * settings.audio_burst_s)
 
 
 @router.websocket("/ws/sessions/{session_id}")

@@ -40,6 +40,7 @@ def fanout_wake(reader_id: str) -> str:
 # submissions survive an upgrade.
 JUDGE_JOBS = "judge:jobs"  # the job queue (a Redis Stream)
 JUDGE_WORKERS_GROUP = "judge-workers"  # its consumer group
+JUDGE_WORKER_BEATS = "judge:workers"  # sorted set: worker (consumer) name -> last beat, ms
 
 
 def judge_submission(submission_id: str) -> str:

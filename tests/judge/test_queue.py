@@ -114,6 +114,7 @@ async def test_fails_closed_without_a_sandbox(aredis: aioredis.Redis,
                                               small_registry: ProblemRegistry,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bubblewrap, "BWRAP", "/nonexistent/bwrap")
+    await aredis.delete("judge:workers")  # no worker elsewhere (earlier tests' beats)
     svc = JudgeService(aredis, small_registry, backend_choice="bwrap")
     assert await svc.get_backend(required=False) is None
     assert svc.backend_name == "none"
@@ -122,4 +123,29 @@ async def test_fails_closed_without_a_sandbox(aredis: aioredis.Redis,
     assert refused.value.kind == "unavailable"
     assert "refuses" in refused.value.message and "bubblewrap is not installed" in \
         refused.value.message
+    await svc.aclose()
+
+
+async def test_an_app_without_a_sandbox_enqueues_for_live_workers(
+        aredis: aioredis.Redis, small_registry: ProblemRegistry,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docker-compose: app processes have no sandbox; `viva worker`s elsewhere judge."""
+    monkeypatch.setattr(bubblewrap, "BWRAP", "/nonexistent/bwrap")
+    await aredis.delete("judge:workers")
+    queue = JobQueue(aredis)
+    # A worker that beat an hour ago is dead: not counted, and nothing is accepted for it.
+    await aredis.zadd("judge:workers", {"dead-worker": 1})
+    assert await queue.live_consumers() == 0
+    svc = JudgeService(aredis, small_registry, backend_choice="bwrap")
+    with pytest.raises(JudgeError):
+        await svc.enqueue("s6", "a-plus-b", "python", GOOD, "run")
+    await queue.beat("remote-worker-1")
+    assert await queue.live_consumers() == 1
+    submission_id = await svc.enqueue("s6", "a-plus-b", "python", GOOD, "run")
+    assert (await svc.get(submission_id)) is not None
+    # Take the job off the shared test queue so no later test's worker finds it.
+    for job in await queue.read("test-cleanup", block_ms=200, count=50):
+        if job.submission_id == submission_id:
+            await queue.ack(job.message_id)
+    await aredis.delete("judge:workers")
     await svc.aclose()
