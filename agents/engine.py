@@ -353,6 +353,9 @@ class InterviewEngine:
                 cur.reviewer_flags.append("rubric and model scores disagree")
             if any(not r.accepted for r in reviews):
                 cur.reviewer_flags.append("feedback failed review at least once")
+            if evaluation.rubric_only:
+                # Phrases only: a right answer in other words may have been missed.
+                cur.reviewer_flags.append("graded by the rubric alone")
             result = StepResult()
             result.events.append(wire(FeedbackEvent(kind=fb.kind, text=fb.text,
                                                     turn_id=cur.turn_id,

@@ -215,7 +215,8 @@ class EvaluateAgent:
         evaluation = Evaluation(score=j.score, has_standard_answer=knowledge.has_standard_answer,
                                 points=j.points, misconceptions=j.misconceptions,
                                 reason=j.reason, off_topic=j.off_topic, relevance=j.relevance,
-                                answer_about=j.about)
+                                answer_about=j.about,
+                                rubric_only=self.grader is None and j.reason != "empty answer")
         if self.provider.has_model and j.reason == "":
             try:
                 model_score = await asyncio.wait_for(

@@ -21,6 +21,7 @@ class Evaluation(BaseModel):
     off_topic: bool = False  # the answer is not about this question (relevance gate)
     relevance: float | None = None  # the semantic grader's best match, when it ran
     answer_about: str | None = None  # what an off-topic answer seems to be about, if known
+    rubric_only: bool = False  # graded by the rubric's phrases alone (no semantic grader)
 
 
 class Feedback(BaseModel):

@@ -6,7 +6,7 @@ candidate's words it rests on (turn id and time offset), so a human can check ev
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -86,6 +86,15 @@ class ReportTurn(BaseModel):
     flags: list[str] = []
 
 
+class CarriedWeakPoint(BaseModel):
+    """A weak point from the candidate's earlier interviews, and how it went this time."""
+
+    key: str  # "<question id>/<point id>"
+    point: str = ""
+    status: Literal["improved", "still weak", "not asked"]
+    score: float | None = None  # this interview's coverage, when it was asked again
+
+
 class Report(BaseModel):
     session_id: str
     candidate_id: str
@@ -97,6 +106,7 @@ class Report(BaseModel):
     assessment_points: list[PointEvidence]
     weak_points: list[str]  # sentences, each with its quote and time
     carried_weak_points: list[str]
+    compared_with_earlier: list[CarriedWeakPoint] = []
     strengths: list[str]  # sentences, each with its quote and time
     strength_notes: list[Note] = []
     weak_notes: list[Note] = []
@@ -193,6 +203,23 @@ def _turn_flags(t: Turn) -> list[str]:
     return list(t.reviewer_flags)
 
 
+def compare_with_earlier(carried: list[str], points: list[PointEvidence],
+                         ) -> list[CarriedWeakPoint]:
+    """Each weak point carried in from earlier interviews: asked again and now covered
+    (improved), asked and still under the bar, or not asked this time."""
+    by_key = {f"{p.question_id}/{p.point_id}": p for p in points}
+    out = []
+    for key in carried:
+        p = by_key.get(key)
+        if p is None:
+            out.append(CarriedWeakPoint(key=key, status="not asked"))
+        else:
+            out.append(CarriedWeakPoint(key=key, point=p.point, score=p.score,
+                                        status="improved" if p.score >= WEAK_BELOW
+                                        else "still weak"))
+    return out
+
+
 def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
                  review: dict[str, Any] | None = None) -> Report:
     points = point_scores(state)
@@ -210,6 +237,7 @@ def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
         difficulty=state.difficulty.value, ability=state.ability, assessment_points=points,
         weak_points=[_with_quote(n) for n in weak_notes],
         carried_weak_points=state.weak_points,
+        compared_with_earlier=compare_with_earlier(state.weak_points, points),
         strengths=[_with_quote(n) for n in strong_notes],
         strength_notes=strong_notes, weak_notes=weak_notes, weak_point_keys=weak_keys,
         summaries=state.summaries,

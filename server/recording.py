@@ -179,6 +179,17 @@ def _revisions_html(session_id: str, revisions: list[dict[str, Any]]) -> str:
             f"<th>Lines</th><th>Tests after it</th></tr>{''.join(rows)}</table>")
 
 
+def _earlier_html(report: Report) -> str:
+    """Weak points carried in from the candidate's earlier interviews, and how they went."""
+    if not report.compared_with_earlier:
+        return ""
+    items = []
+    for c in report.compared_with_earlier:
+        how = c.status + (f" ({c.score:.2f})" if c.score is not None else "")
+        items.append(f"<li>{html.escape(c.point or c.key)}: {html.escape(how)}</li>")
+    return ("<h2>Compared with earlier interviews</h2><ul>" + "".join(items) + "</ul>")
+
+
 def render_report_html(report: Report, revisions: list[dict[str, Any]] | None = None) -> str:
     esc = html.escape
     def notes(items: list[Note], empty: str) -> str:
@@ -233,7 +244,7 @@ tr,article{{break-inside:avoid}}}}</style></head><body>
 <h2>Strengths</h2>{notes(report.strength_notes, 'No point was shown well yet.')}
 <h2>Weak points</h2>{notes(report.weak_notes, 'No weak point found.')}
 <p>Reviewer flags: {esc(', '.join(report.reviewer_flags) or 'none')}</p>
-{review}
+{_earlier_html(report)}{review}
 <h2>Assessment points</h2><table><tr><th>Question</th><th>Point</th><th>Score</th>
 <th>Evidence</th></tr>{''.join(rows)}</table>{coding}
 {_revisions_html(report.session_id, revisions or [])}

@@ -56,3 +56,34 @@ async def test_weak_topic_leads_the_next_interview(aredis: Any) -> None:
     assert other.weak_points == []
     report = await engine.report(second.session_id)
     assert report.carried_weak_points == second.weak_points
+    # The report says how each carried weak point went this time.
+    assert [c.key for c in report.compared_with_earlier] == second.weak_points
+    assert all(c.status in ("improved", "still weak", "not asked")
+               for c in report.compared_with_earlier)
+
+
+def test_carried_weak_points_are_compared_with_this_interview() -> None:
+    from agents.summary import PointEvidence, compare_with_earlier
+
+    def ev(qid: str, pid: str, score: float) -> PointEvidence:
+        return PointEvidence(question_id=qid, point_id=pid, point=f"{pid} text", score=score,
+                             weight=1.0, evidence=[])
+
+    got = compare_with_earlier(["q1/a", "q1/b", "q2/c"], [ev("q1", "a", 0.9), ev("q1", "b", 0.2)])
+    assert [(c.key, c.status, c.score) for c in got] == [
+        ("q1/a", "improved", 0.9), ("q1/b", "still weak", 0.2), ("q2/c", "not asked", None)]
+    assert got[0].point == "a text"
+
+
+async def test_rubric_only_grading_is_marked_for_a_human() -> None:
+    from agents.evaluate import EvaluateAgent
+    from agents.knowledge import KnowledgeAgent
+
+    q = BANK.get("ds-hash-table")
+    k = KnowledgeAgent(BANK).for_question(q)
+    alone = await EvaluateAgent(RubricProvider(), use_semantic=False).evaluate(
+        q.text, q.reference_answer, k)
+    assert alone.rubric_only
+    both = await EvaluateAgent(RubricProvider(), bank=BANK).evaluate(
+        q.text, q.reference_answer, k)
+    assert not both.rubric_only
