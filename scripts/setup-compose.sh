@@ -92,8 +92,12 @@ docker tag "viva-deps:$H_DEPS" viva-deps:current
 # Tracked files of the Python packages and the bank, plus the web build when there is one.
 CTX=$(mktemp -d /var/tmp/viva-app-context.XXXXXX)
 trap 'rm -rf "$CTX"' EXIT
-(cd "$ROOT" && git ls-files -co --exclude-standard -- server realtime agents judge audio bench \
-   store bank deploy/worker-entrypoint.sh pyproject.toml | while read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done \
+# Every top-level Python package (a folder with __init__.py), so a new one is never left out.
+PKGS=$(cd "$ROOT" && git ls-files -co --exclude-standard -- '*/__init__.py' \
+       | awk -F/ 'NF == 2 && $1 != "tests" {print $1}' | sort -u)
+# shellcheck disable=SC2086  # PKGS is a list of folder names
+(cd "$ROOT" && git ls-files -co --exclude-standard -- $PKGS \
+   bank deploy/worker-entrypoint.sh pyproject.toml | while read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done \
    | tar -c -T - | tar -C "$CTX" -x)
 [ -d "$ROOT/web/dist" ] && mkdir -p "$CTX/web" && cp -r "$ROOT/web/dist" "$CTX/web/dist"
 cp "$ROOT/deploy/Dockerfile" "$CTX/Dockerfile"
