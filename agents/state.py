@@ -74,6 +74,7 @@ class Turn(BaseModel):
     feedback_text: str | None = None
     dont_know: bool = False  # the candidate said they do not know (a hint may come first)
     reviewer_flags: list[str] = []
+    transcript_confidence: float | None = None  # spoken answers: the recogniser's, 0..1
 
 
 class AmendPoint(BaseModel):

@@ -80,6 +80,9 @@ class TranscriptFinalEvent(Event):
     turn_id: str
     amended: bool | None = Field(
         default=None, description="the whole answer again, after a false end of turn")
+    confidence: float | None = Field(
+        default=None, ge=0, le=1,
+        description="speech only: the recogniser's mean word probability for this text")
 
 
 class AnswerAmendedEvent(Event):

@@ -102,6 +102,8 @@ class FinalTranscript:
     turn: int
     text: str
     marks: TurnMarks
+    # Whisper's mean token log-probability over the turn's words (None: not known).
+    avg_logprob: float | None = None
 
 
 @dataclass(frozen=True)

@@ -345,6 +345,7 @@ class StreamingTranscriber:
             last = self._decode(turn, turn.pending_start, turn.end)
         texts: list[str] = []
         decode_s = 0.0
+        logprob_sum, words = 0.0, 0
         for segment in [*turn.segments, *([last] if last else [])]:
             try:
                 result = await segment.task
@@ -353,11 +354,14 @@ class StreamingTranscriber:
                 continue
             decode_s = result.decode_s
             texts.append(result.text)
+            n = len(result.text.split())
+            logprob_sum, words = logprob_sum + result.avg_logprob * n, words + n
         marks.stt_final = self._clock()
         marks.stt_decode_ms = round(decode_s * 1000)
         text = join_segments(texts)
         if text:
-            self._finals.put_nowait(FinalTranscript(turn.number, text, marks))
+            self._finals.put_nowait(FinalTranscript(
+                turn.number, text, marks, logprob_sum / words if words else None))
 
     async def _drop(self, turn: _Turn) -> None:
         turn.closed = True

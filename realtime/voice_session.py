@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 import uuid
 from collections import deque
@@ -86,6 +87,7 @@ class VoiceSession:
         self._on_amend = on_amend
         self._clock = clock
         self._recorder = recorder
+        self._confidence: dict[str, float] = {}  # turn_id -> the recogniser's confidence
         settings = turn_taking or TurnTakingSettings()
         if silence_ms_conversation is not None:
             settings = replace(settings, complete_ms=silence_ms_conversation)
@@ -156,6 +158,11 @@ class VoiceSession:
 
     async def end_turn(self) -> None:
         self._dispatch(self._detector.end_turn(self._clock()))
+
+    def transcript_confidence(self, turn_id: str) -> float | None:
+        """How sure the recogniser was of the answer given on ``turn_id`` (mean word
+        probability, 0..1), for the answer handler to keep with the answer."""
+        return self._confidence.get(turn_id)
 
     async def aclose(self) -> None:
         await self._stages.aclose()
@@ -290,8 +297,13 @@ class VoiceSession:
             turn_id = self._context_turn_id or self._spoken_turn_id or self._new_turn_id()
             if self._recorder is not None:
                 self._recorder.label(final.turn, turn_id)
+            confidence = (round(math.exp(final.avg_logprob), 3)
+                          if final.avg_logprob is not None else None)
+            if confidence is not None:
+                self._confidence[turn_id] = confidence
             await self._outbox.send_event(TranscriptFinalEvent(text=final.text,
-                                                               turn_id=turn_id))
+                                                               turn_id=turn_id,
+                                                               confidence=confidence))
             answer = _Answer(turn_id, final.text)
             self._answers[final.turn] = answer
             try:

@@ -500,8 +500,10 @@ class SessionLink:
             return result.spoken
 
         async def on_final(text: str, turn_id: str) -> list[str]:
+            confidence = self.voice.transcript_confidence(turn_id) if self.voice else None
             async with self.step_lock:
-                result = await self.engine.answer(self.session_id, text, emit_transcript=False)
+                result = await self.engine.answer(self.session_id, text, emit_transcript=False,
+                                                  transcript_confidence=confidence)
             return await handled(result)
 
         async def on_amend(text: str, turn_id: str) -> list[str]:

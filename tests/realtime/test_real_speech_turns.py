@@ -92,6 +92,7 @@ async def test_a_thinking_pause_is_waited_through(services, closing) -> None:
     assert started_at > clip_end  # nobody was cut off
     errors, words = word_errors(clip.text, final["text"])
     assert errors / words <= 0.2, final["text"]
+    assert 0.9 < final["confidence"] <= 1  # real speech, heard clearly: not flagged
     assert not doubled_ngrams(final["text"]) - doubled_ngrams(clip.text)
     assert interview.amended == []
 
@@ -159,6 +160,7 @@ def test_a_false_end_over_the_websocket_is_graded_once(redis_url: str, tmp_path)
     finals = [e for e in events if e["type"] == "transcript_final"]
     assert {f["turn_id"] for f in finals} == {question["turn_id"]}
     assert [bool(f.get("amended")) for f in finals] == [False, True]
+    assert 0.9 < finals[0]["confidence"] <= 1
     assert finals[-1]["text"] == amended["text"]
     errors, words = word_errors(clip.text, amended["text"])
     assert errors / words <= 0.25, amended["text"]

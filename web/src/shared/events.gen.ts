@@ -211,6 +211,8 @@ export interface TranscriptFinalEvent {
   turn_id: string;
   /** the whole answer again, after a false end of turn */
   amended?: boolean | null;
+  /** speech only: the recogniser's mean word probability for this text */
+  confidence?: number | null;
 }
 
 export interface TranscriptPartialEvent {
