@@ -215,6 +215,8 @@ async def run_text(bases: list[str], redis_url: str, sessions: int, questions: i
     # bench ~3.5 s of CPU (an SSL context each), which it would then report as latency.
     limits = httpx.Limits(max_connections=sessions, max_keepalive_connections=sessions)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        # Which grader and model the server measured runs with (VIVA_LLM_PROVIDER).
+        llm = (await http.get(f"{bases[0]}/healthz")).json().get("llm")
         t0 = time.perf_counter()
         answered = await asyncio.gather(*(guarded(interview(bases, http, i, questions, fig),
                                                   fig) for i in range(sessions)))
@@ -222,7 +224,8 @@ async def run_text(bases: list[str], redis_url: str, sessions: int, questions: i
     await sampler.stop()
     done = [a for a in answered if a is not None]
     return {
-        "bench": "load", "mode": "text", "sessions": sessions, "completed": len(done),
+        "bench": "load", "mode": "text", "llm": llm, "sessions": sessions,
+        "completed": len(done),
         "errors": sum(fig.errors.values()), "error_kinds": dict(fig.errors),
         "answers": sum(done), "wall_s": round(wall, 2),
         "answers_per_s": round(sum(done) / wall, 1),
