@@ -105,3 +105,32 @@ def test_a_spoken_turn_over_the_websocket(redis_url: str, tmp_path: Path) -> Non
                        headers={"Authorization": f"Bearer {s['token']}"}).text
     recorded = [json.loads(line)["type"] for line in events.splitlines() if line.strip()]
     assert "transcript_final" in recorded and "latency" in recorded and "tts_stop" in recorded
+
+
+def test_a_client_that_vanishes_mid_answer_loses_nothing(redis_url: str, tmp_path: Path) -> None:
+    """The connection drops halfway through a spoken answer: the server stays up, the half
+    answer is not taken as one, and the candidate reconnects, resumes and answers."""
+    answer_pcm = SpeechMaker().speech(ANSWER, "piper")
+    with client(redis_url, tmp_path) as c:
+        s = create_session(c, mode="voice", max_questions=3)
+        url = f"/ws/sessions/{s['session_id']}?token={s['token']}"
+        auth = {"Authorization": f"Bearer {s['token']}"}
+        with c.websocket_connect(url) as ws:
+            send(ws, {"type": "start"})
+            send(ws, {"type": "audio_config", "sample_rate": 16000, "encoding": "pcm_s16le"})
+            got: list[Any] = []
+            question = until(ws, "question", got)
+            stream(ws, answer_pcm[: len(answer_pcm) // 2])  # ... and the socket goes away
+        assert c.get("/healthz").json()["redis"] == "ok"
+        events = [json.loads(line) for line in
+                  c.get(f"/api/sessions/{s['session_id']}/events", headers=auth).text.splitlines()]
+        assert "feedback" not in types(events)  # half an answer was not graded as one
+        with c.websocket_connect(url) as ws:
+            send(ws, {"type": "resume", "after_seq": 0})
+            replayed: list[Any] = []
+            assert until(ws, "question", replayed)["seq"] == question["seq"]
+            send(ws, {"type": "answer", "text": ANSWER})
+            feedback = until(ws, "feedback", replayed)
+            assert feedback["text"]
+        seqs = [e["seq"] for e in events]
+        assert seqs == sorted(set(seqs))
