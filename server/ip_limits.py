@@ -19,6 +19,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from core.events import ErrorEvent, wire
 from server.rate_limit import TokenBucket
 
 CLOSE_TRY_LATER = 1013
@@ -87,19 +88,15 @@ class ClientIpLimits:
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         ip = client_ip(scope, self.trust)
-        if not self.requests.take(ip):
-            await _refuse_http(send, self.requests.retry_after_s(ip),
-                               f"too many requests from {ip}: at most "
-                               f"{self.requests.rate:g} a second (bursts of "
-                               f"{self.requests.burst:g})", "requests")
-            return
-        if scope["method"] == "POST" and scope["path"].rstrip("/") == "/api/sessions" \
-                and not self.sessions.take(ip):
-            await _refuse_http(send, self.sessions.retry_after_s(ip),
-                               f"too many new sessions from {ip}: at most "
-                               f"{self.sessions.rate:g} a second (bursts of "
-                               f"{self.sessions.burst:g})", "sessions")
-            return
+        creates = scope["method"] == "POST" and scope["path"].rstrip("/") == "/api/sessions"
+        for table, limit, what in ((self.requests, "requests", "requests"),
+                                   *([(self.sessions, "sessions", "new sessions")]
+                                     if creates else [])):
+            if not table.take(ip):
+                await _refuse_http(send, table.retry_after_s(ip),
+                                   f"too many {what} from {ip}: at most {table.rate:g} a "
+                                   f"second (bursts of {table.burst:g})", limit)
+                return
         await self.app(scope, receive, send)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -109,10 +106,10 @@ class ClientIpLimits:
             if message["type"] != "websocket.connect":
                 return
             await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": json.dumps({
-                "type": "error", "seq": 0, "code": "rate_limited",
-                "message": f"too many open connections from {ip}: at most "
-                           f"{self.max_websockets}; close one and retry"})})
+            await send({"type": "websocket.send", "text": json.dumps(wire(ErrorEvent(
+                code="rate_limited", seq=0,
+                message=f"too many open connections from {ip}: at most "
+                        f"{self.max_websockets}; close one and retry")))})
             await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
             return
         self.open_websockets[ip] = self.open_websockets.get(ip, 0) + 1
