@@ -124,9 +124,13 @@ def judge(answer: str, points: list[AssessmentPoint],
     gated = (relevance is not None and relevance.off_topic
              and (g.score < GATE_RUBRIC_BELOW or relevance.margin >= GATE_STRONG_MARGIN)
              and g.reason not in (DONT_KNOW_REASON, SHORT_REASON))
+    if gated:
+        # About another question: capped whatever the model would add, so it is not run.
+        assert relevance is not None
+        result.relevance = round(relevance.own, 3)
+        _gate(result, OFF_TOPIC_CAP)
+        return result
     if grader is None:
-        if gated:
-            _gate(result, OFF_TOPIC_CAP)
         return result
     ev = grader.evidence(graded, reference, [p.text for p in g.points],
                          authored=authored, question=question, alternatives=alternatives)
@@ -145,7 +149,7 @@ def judge(answer: str, points: list[AssessmentPoint],
     result.parts = {"rubric": g.score, "semantic_points": round(ev.points_mean(weights), 3),
                     "semantic_reference": round(ev.reference, 3),
                     "similarity_demoted": round(ev.cos_demoted, 3)}
-    if gated or grader.off_topic(g.score, ev, authored=authored):
+    if grader.off_topic(g.score, ev, authored=authored):
         result.score = score
         _gate(result, grader.calibration(authored).off_topic_cap)
         return result
@@ -159,11 +163,15 @@ def judge(answer: str, points: list[AssessmentPoint],
             if len(many_clauses) == 1:
                 d["evidence"] = [many_clauses[0]]
             else:
-                sims = grader.encoder.score([(pr.text, c) for c in many_clauses[:8]])
+                sims = grader.encoder_for(authored).score(
+                    [(pr.text, c) for c in many_clauses[:8]])
                 d["evidence"] = [many_clauses[int(sims.argmax())]]
     if g.reason == DONT_KNOW_REASON:
         score = min(score, DONT_KNOW_CAP)
-    elif g.reason == SHORT_REASON:
+    elif g.reason == SHORT_REASON and (authored or reference is None):
+        # A bank question asks for an explanation: three words are not one. Against a reference
+        # answer of its own (``viva grade``) a short answer may be complete ("By turning off
+        # the electricity."), and the combination fitted on such answers already weighs it.
         score = min(score, SHORT_CAP)
     elif _is_keyword_list(answer):
         score, result.reason = min(score, KEYWORD_LIST_CAP), "a list of terms, not explained"

@@ -21,7 +21,7 @@ from agents.review import ReviewResult, reviewed
 
 CORRECTION_BELOW = 0.3
 GUIDANCE_BELOW = 0.6
-FEEDBACK_DEADLINE_S = 1.0  # model wording; with the 0.8 s of grading: answer → feedback ≤ 2 s
+FEEDBACK_DEADLINE_S = 0.9  # model wording; with the 0.8 s of grading: answer → feedback < 2 s
 GROUNDED_SHARE = 0.6  # share of a model's content words that must come from the question
 DONT_KNOW = "candidate said they do not know"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

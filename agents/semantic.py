@@ -7,7 +7,9 @@ paraphrase with no shared keywords still counts, and it was trained with other q
 answers as negatives, so an answer about something else scores near 0.
 
 Per answer the grader runs one batch: every assessment point (and the reference answer, when
-its calibration weighs it) against the whole answer. A sentence embedder adds how close the
+its calibration weighs it) against the whole answer, and every point against each of the
+answer's sentences (a point's score is its best reading: in a long spoken answer the sentence
+that states it is not drowned by the others). A sentence embedder adds how close the
 answer sits to the reference answers once the question's own words are removed from both
 ("question demoting", Sultan et al. 2016: restating the question is not an answer) and to the
 question itself. ``combine`` maps those scores and the rubric's coverage to the final 0..1 with
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,9 +32,13 @@ import numpy as np
 from agents.grading import STOP_WORDS, stem, tokens
 from agents.relevance import Embedder, default_embedder
 
+_SENTENCE = re.compile(r"[^.;!?\n]+[.;!?]?")
+
 MODEL_DIR = Path(__file__).resolve().parent / "grader_model"
 MODEL_FILE = "grader.int8.onnx"
 MAX_LEN = 256
+MAX_WINDOWS = 12  # sentence windows per answer read against each point ...
+MAX_WINDOW_PAIRS = 24  # ... and (point, window) pairs per answer: together they bound the time
 
 
 @dataclass(frozen=True)
@@ -53,11 +60,20 @@ class Calibration:
     gate: float = 0.12  # relevance below this (and weak rubric) → off-topic
     gate_rubric: float = 0.5  # rubric coverage at or above this is never gated
     off_topic_cap: float = 0.1
+    # Points also read against sentence stretches of the answer (see ``sentence_windows``).
+    # On for ``derived`` (dev r up, reference-only in-house up); off for the bank's points,
+    # whose in-house r did not move while a vague one-liner rose past the 0.3 threshold.
+    windows: bool = False
+    # The cross-encoder file this combination reads (``agents/grader_model/``).
+    model: str = MODEL_FILE
 
     @classmethod
     def of(cls, raw: dict[str, object]) -> Calibration:
+        def value(k: str, v: object) -> object:
+            return bool(v) if k == "windows" else str(v) if k == "model" else float(str(v))
+
         names = set(cls.__dataclass_fields__)
-        return cls(**{k: float(str(v)) for k, v in raw.items() if k in names})
+        return cls(**{k: value(k, v) for k, v in raw.items() if k in names})  # type: ignore[arg-type]
 
     @property
     def uses_embedder(self) -> bool:
@@ -94,7 +110,8 @@ class CrossEncoder:
         self._lock = threading.Lock()
 
     @classmethod
-    def load(cls, model_dir: Path = MODEL_DIR, threads: int = 1) -> CrossEncoder:
+    def load(cls, model_dir: Path = MODEL_DIR, threads: int = 1,
+             file: str = MODEL_FILE) -> CrossEncoder:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -102,7 +119,7 @@ class CrossEncoder:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        session = ort.InferenceSession(str(model_dir / MODEL_FILE), options,
+        session = ort.InferenceSession(str(model_dir / file), options,
                                        providers=["CPUExecutionProvider"])
         tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         tokenizer.enable_truncation(MAX_LEN)
@@ -129,7 +146,7 @@ class CrossEncoder:
 @dataclass(frozen=True)
 class SemanticEvidence:
     reference: float  # the reference answer vs the answer; -1 when there is no reference
-    points: list[float]  # each assessment point vs the answer
+    points: list[float]  # each assessment point vs the answer (its best sentence window)
     # The embedder's cosine of the answer with the nearest reference answer; the same with
     # the question's words taken out of both; and with the question. 0 without an embedder.
     cos: float = 0.0
@@ -145,6 +162,18 @@ class SemanticEvidence:
         return sum(w * s for w, s in zip(weights, self.points, strict=True)) / total
 
 
+def sentence_windows(answer: str, limit: int = MAX_WINDOWS) -> list[str]:
+    """The answer's sentences, when it has two or more: a point said in one sentence of a long
+    spoken answer is read there, not diluted by the rest (the model gave a point 0.71 on the
+    sentence that states it, 0.27 on the whole answer around it, 0.18 on that sentence paired
+    with a neighbour). A very long answer is cut into at most ``limit`` stretches."""
+    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(answer) if m.group(0).strip()]
+    if len(sentences) <= 1:
+        return []
+    size = -(-len(sentences) // limit)
+    return [" ".join(sentences[i:i + size]) for i in range(0, len(sentences), size)]
+
+
 def demoted(text: str, question_stems: set[str]) -> str:
     """``text``'s content words without the question's (stemmed) words."""
     return " ".join(w for w in tokens(text)
@@ -156,33 +185,52 @@ class SemanticGrader:
     process."""
 
     def __init__(self, encoder: CrossEncoder, calibrations: Calibrations,
-                 embedder: Embedder | None = None):
-        self.encoder = encoder
+                 embedder: Embedder | None = None, derived_encoder: CrossEncoder | None = None):
+        self.encoder = encoder  # the bank's points (and anything when there is one model)
+        self.derived_encoder = derived_encoder  # points cut from a reference, if it differs
         self.calibrations = calibrations
         self.embedder = embedder
 
     def calibration(self, authored: bool) -> Calibration:
         return self.calibrations.authored if authored else self.calibrations.derived
 
+    def encoder_for(self, authored: bool | None) -> CrossEncoder:
+        if authored is False and self.derived_encoder is not None:
+            return self.derived_encoder
+        return self.encoder
+
     def evidence(self, answer: str, reference: str | None, point_texts: list[str], *,
                  authored: bool | None = None, question: str | None = None,
-                 alternatives: tuple[str, ...] = ()) -> SemanticEvidence:
+                 alternatives: tuple[str, ...] = (),
+                 windows: bool | None = None) -> SemanticEvidence:
         """The model's scores for each point (and the reference answers) against the answer,
         and the embedder's similarities. With ``authored`` given, the reference pairs and the
         embedder run only if that calibration weighs them (the reference is the longest pair:
-        skipping it saves a third of the time). ``alternatives`` are further acceptable
-        reference answers: the nearest one counts."""
+        skipping it saves a third of the time), and sentence windows as it says (``windows``
+        overrides). ``alternatives`` are further acceptable reference answers: the nearest
+        one counts."""
         references = [r for r in (reference, *alternatives) if r]
         calibration = self.calibration(authored) if authored is not None else None
         scored = references if calibration is None or calibration.w_reference > 0 else []
-        s = self.encoder.score([(t, answer) for t in point_texts]
-                               + [(r, answer) for r in scored]).tolist()
+        if windows is None:
+            windows = calibration.windows if calibration is not None else True
+        stretches = sentence_windows(answer, min(MAX_WINDOWS, max(
+            2, MAX_WINDOW_PAIRS // max(1, len(point_texts))))) if point_texts and windows else []
+        s = self.encoder_for(authored).score([(t, answer) for t in point_texts]
+                               + [(r, answer) for r in scored]
+                               + [(t, w) for t in point_texts for w in stretches]).tolist()
+        n = len(point_texts)
+        points = s[:n]
+        if stretches:
+            # Each point's best reading: the whole answer or one stretch of it.
+            by_window = np.array(s[n + len(scored):]).reshape(n, len(stretches)).max(axis=1)
+            points = [max(a, float(b)) for a, b in zip(points, by_window, strict=True)]
         cos = cos_demoted = cos_question = 0.0
         if self.embedder is not None and (calibration is None or calibration.uses_embedder):
             cos, cos_demoted, cos_question = self._similarities(answer, references, question)
         return SemanticEvidence(
-            reference=max(s[len(point_texts):]) if scored else -1.0,
-            points=s[: len(point_texts)], cos=cos, cos_demoted=cos_demoted,
+            reference=max(s[n:n + len(scored)]) if scored else -1.0,
+            points=points, cos=cos, cos_demoted=cos_demoted,
             cos_question=cos_question)
 
     def _similarities(self, answer: str, references: list[str],
@@ -242,5 +290,10 @@ def default_grader() -> SemanticGrader | None:
     if not model_available():
         return None
     threads = int(os.environ.get("VIVA_GRADER_THREADS", "1"))
-    return SemanticGrader(CrossEncoder.load(MODEL_DIR, threads),
-                          Calibrations.load(MODEL_DIR / "calibration.json"), default_embedder())
+    calibrations = Calibrations.load(MODEL_DIR / "calibration.json")
+    derived = calibrations.derived.model
+    derived_encoder = (CrossEncoder.load(MODEL_DIR, threads, derived)
+                       if derived != calibrations.authored.model
+                       and (MODEL_DIR / derived).exists() else None)
+    return SemanticGrader(CrossEncoder.load(MODEL_DIR, threads, calibrations.authored.model),
+                          calibrations, default_embedder(), derived_encoder)

@@ -8,7 +8,8 @@
   questions"; ``tests/data/public/``). Pearson r, quadratic weighted kappa and MAE;
 - ``off_topic``: each bank question answered with another question's reference answer (one
   from another topic, one from the same topic): the share that scores >= 0.3;
-- ``ms_per_answer``: wall time of one grading (rubric + cross-encoder), p50 and p95.
+- ``ms_per_answer``: wall time of one grading (rubric + cross-encoder + embedder + gate), p50 and
+  p95, over all answers and per set (``by_set``);
 
 Every set is graded by the combined grader and, for comparison, by the rubric alone.
 """
@@ -108,13 +109,17 @@ class _Timer:
     def __init__(self, agent: EvaluateAgent) -> None:
         self.agent = agent
         self.ms: list[float] = []
+        self.section = ""  # the set being graded: its times are also reported apart
+        self.by_section: dict[str, list[float]] = {}
 
     def grade(self, combined: bool, question: str, answer: str, knowledge: Knowledge) -> float:
         if not combined:
             return judge(answer, knowledge.points, knowledge.misconceptions).score
         started = time.perf_counter()
         j = self.agent.judge(question, answer, knowledge)
-        self.ms.append(1000 * (time.perf_counter() - started))
+        ms = 1000 * (time.perf_counter() - started)
+        self.ms.append(ms)
+        self.by_section.setdefault(self.section, []).append(ms)
         return j.score
 
 
@@ -145,6 +150,7 @@ def _in_house(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
                 for r in read_jsonl(DATA / "grading_reference_only.jsonl")]
     out: dict[str, Any] = {}
     for name, rows in (("bank_points", bank_rows), ("reference_only", ref_rows)):
+        timer.section = name
         combined, rubric, labels = _pairs(rows, timer)
         out[name] = figures(combined, labels) | {"rubric_only": figures(rubric, labels)}
     return out
@@ -160,6 +166,7 @@ def _public(timer: _Timer, limit: int | None) -> dict[str, Any]:
             rows = [rows[int(i * step)] for i in range(limit)]
         if not rows:
             continue
+        timer.section = name
         combined, rubric, labels = _pairs(
             [(r["question"], _reference_knowledge(r["reference_answer"],
                                                   r.get("other_reference_answers")),
@@ -180,6 +187,7 @@ def _off_topic(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
     rng = random.Random(2013)
     questions = sorted(bank.questions.values(), key=lambda q: q.id)
     result: dict[str, Any] = {}
+    timer.section = "off_topic"
     for kind in ("other_topic", "same_topic"):
         passed, rubric_passed, n = [], 0, 0
         for q in questions:
@@ -251,7 +259,11 @@ async def run(public_limit: int | None = None, model_limit: int = 0) -> dict[str
     p50, p95 = percentile(timer.ms, 50), percentile(timer.ms, 95)
     result["ms_per_answer"] = {"p50": round(p50, 1) if p50 is not None else None,
                                "p95": round(p95, 1) if p95 is not None else None,
-                               "n": len(timer.ms)}
+                               "n": len(timer.ms),
+                               "by_set": {name: {"p50": round(percentile(ms, 50) or 0, 1),
+                                                 "p95": round(percentile(ms, 95) or 0, 1),
+                                                 "n": len(ms)}
+                                          for name, ms in timer.by_section.items()}}
     result |= {"bank_questions": len(bank), "bank_topics": len(bank.topics)}
     if model_limit:
         from agents.providers.factory import make_provider

@@ -4,9 +4,16 @@ A development step, not part of ``make test``. Needs the ``train`` extra (torch,
 onnx) and the public data sets as git mirrors or their files:
 
   python scripts/train_grader.py prepare --semeval SEMEVAL_GIT_DIR --saf SAF_GIT_DIR --out DIR
-  python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run
-  python scripts/train_grader.py export --run DIR/run --dest agents/grader_model
+  python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run2 --epochs 1 \
+      --hard-negatives
+  python scripts/train_grader.py export --run DIR/run2 --file grader.int8.onnx
+  python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run1 --epochs 2
+  python scripts/train_grader.py export --run DIR/run1 --file grader_derived.int8.onnx
   python scripts/train_grader.py calibrate --data DIR --dest agents/grader_model
+
+Two models: ``grader.int8.onnx`` (trained with hard negatives) reads the bank's authored
+points in the interview; ``grader_derived.int8.onnx`` reads points cut from a reference answer
+(``viva grade``), where it agreed better with the dev questions' labels.
 
 ``prepare`` writes train/dev/test JSONL: SemEval-2013 Task 7 (SciEntsBank + Beetle, 3-way
 labels, CC BY-SA 3.0) and SAF (English, networking, MIT). Questions of the SemEval
@@ -343,9 +350,9 @@ def export(args: argparse.Namespace) -> None:
         dynamic_axes={n: {0: "batch", 1: "seq"} for n in
                       ("input_ids", "attention_mask", "token_type_ids")} | {"logits": {0: "batch"}},
         opset_version=17, dynamo=False)
-    quantize_dynamic(str(fp32), str(dest / "grader.int8.onnx"), weight_type=QuantType.QInt8)
+    quantize_dynamic(str(fp32), str(dest / args.file), weight_type=QuantType.QInt8)
     shutil.copy(run / "best" / "tokenizer.json", dest / "tokenizer.json")
-    print(f"wrote {dest / 'grader.int8.onnx'}", file=sys.stderr)
+    print(f"wrote {dest / args.file}", file=sys.stderr)
 
 
 def _nonnegative_fit(x: Any, y: Any, allowed: list[int]) -> Any:
@@ -389,7 +396,10 @@ def calibrate(args: argparse.Namespace) -> None:
     from agents.semantic import Calibrations, CrossEncoder, SemanticGrader
 
     dest = Path(args.dest)
-    grader = SemanticGrader(CrossEncoder.load(dest), Calibrations(), default_embedder())
+    # One cross-encoder per kind of points (the same file for both when only one is given).
+    models = {"derived": args.derived_model, "authored": args.authored_model}
+    graders = {mode: SemanticGrader(CrossEncoder.load(dest, file=f), Calibrations(),
+                                    default_embedder()) for mode, f in models.items()}
     rows = _read(Path(args.data) / "dev.jsonl")
     rng = random.Random(7)
     by_q: dict[str, list[dict[str, Any]]] = {}
@@ -402,24 +412,28 @@ def calibrate(args: argparse.Namespace) -> None:
             other = by_q[rng.choice(others)]
             items.append((group[0], rng.choice(
                 [other[0]["references"][0]] + [o["answer"] for o in other]), 0.0, True))
-    feats, labels, relevance, rubric = [], [], [], []
+    modes = (("derived", True), ("authored", False))  # sentence windows: derived only
+    feats: dict[str, list[list[float]]] = {m: [] for m, _ in modes}
+    relevance: dict[str, list[float]] = {m: [] for m, _ in modes}
+    labels, rubric = [], []
     for row, answer, label, _ in items:
         ref = row["references"][0]
         points = derive_points(ref)
         g = grade(answer, points)
-        ev = grader.evidence(answer, ref, [p.text for p in points], question=row["question"],
-                             alternatives=tuple(row["references"][1:]))
         w = [p.weight for p in points]
-        feats.append([1.0, *grader.features(g.score, [p.coverage for p in g.points], ev, w)])
+        coverage = [p.coverage for p in g.points]
+        for mode, windows in modes:
+            ev = graders[mode].evidence(answer, ref, [p.text for p in points],
+                                        question=row["question"], windows=windows,
+                                        alternatives=tuple(row["references"][1:]))
+            feats[mode].append([1.0, *SemanticGrader.features(g.score, coverage, ev, w)])
+            relevance[mode].append(ev.relevance)
         labels.append(label)
-        relevance.append(ev.relevance)
         rubric.append(g.score)
-    x, y = np.array(feats), np.array(labels)
+    x, y = np.array(feats["derived"]), np.array(labels)
     names = ["bias", *SemanticGrader.FEATURES]
     real = np.array([not it[3] for it in items])
     good = np.array([it[2] >= 0.5 and not it[3] for it in items])
-    rel = np.array(relevance)
-    gate = float(np.quantile(rel[good], 0.01))
     off = ~real
     params: dict[str, Any] = {}
     report: dict[str, Any] = {
@@ -427,18 +441,21 @@ def calibrate(args: argparse.Namespace) -> None:
         "dev_pearson_rubric": round(pearson(list(np.array(rubric)[real]), list(y[real])), 4),
         "dev_pearson_reference_only": round(pearson(list(x[real, 2]), list(y[real])), 4),
         "dev_pearson_points_only": round(pearson(list(x[real, 3]), list(y[real])), 4),
-        "dev_pearson_similarity_demoted": round(pearson(list(x[real, 6]), list(y[real])), 4),
-        "dev_off_topic_gated": round(float(((rel < gate) & (np.array(rubric) < 0.5))[off]
-                                           .mean()), 4)}
+        "dev_pearson_similarity_demoted": round(pearson(list(x[real, 6]), list(y[real])), 4)}
     # ``authored``: the bank's points are matched precisely by the rubric, so the model may
     # only add credit it missed (rubric and either), never trade it for similarity.
     for mode, allowed in (("derived", list(range(len(names)))), ("authored", [0, 1, 4])):
-        coef = _nonnegative_fit(x, y, allowed)
-        pred = np.clip(x @ coef, 0, 1)
+        xm, rel = np.array(feats[mode]), np.array(relevance[mode])
+        gate = float(np.quantile(rel[good], 0.01))
+        coef = _nonnegative_fit(xm, y, allowed)
+        pred = np.clip(xm @ coef, 0, 1)
         params[mode] = {n: round(float(c), 4) for n, c in zip(names, coef, strict=True)}
-        params[mode] |= {"gate": round(gate, 4), "gate_rubric": 0.5, "off_topic_cap": 0.1}
+        params[mode] |= {"gate": round(gate, 4), "gate_rubric": 0.5, "off_topic_cap": 0.1,
+                         "windows": mode == "derived", "model": models[mode]}
         report[f"dev_pearson_{mode}"] = round(pearson(pred[real].tolist(), y[real].tolist()), 4)
         report[f"dev_mae_{mode}"] = round(float(np.abs(pred[real] - y[real]).mean()), 4)
+        report[f"dev_off_topic_gated_{mode}"] = round(float(
+            ((rel < gate) & (np.array(rubric) < 0.5))[off].mean()), 4)
     (dest / "calibration.json").write_text(json.dumps(params, indent=2) + "\n")
     (dest / "calibration_report.json").write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(params), json.dumps(report), file=sys.stderr)
@@ -469,9 +486,13 @@ def main(argv: list[str]) -> int:
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)
     e.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
+    e.add_argument("--file", default="grader.int8.onnx",
+                   help="grader.int8.onnx (the bank's points) or grader_derived.int8.onnx")
     c = sub.add_parser("calibrate")
     c.add_argument("--data", required=True)
     c.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
+    c.add_argument("--authored-model", default="grader.int8.onnx")
+    c.add_argument("--derived-model", default="grader_derived.int8.onnx")
     args = parser.parse_args(argv)
     {"prepare": prepare, "train": train, "export": export, "calibrate": calibrate}[args.cmd](args)
     return 0

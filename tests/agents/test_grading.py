@@ -105,3 +105,6 @@ def test_grading_bench_reports_correlation() -> None:
     off = result["off_topic"]["other_topic"]
     assert off["n"] == result["bank_questions"] and 0 <= off["rate_ge_0_3"] <= 1
     assert result["ms_per_answer"]["n"] > 0 and result["ms_per_answer"]["p95"] > 0
+    by_set = result["ms_per_answer"]["by_set"]
+    assert {"bank_points", "reference_only", "saf_networking", "off_topic"} <= set(by_set)
+    assert sum(v["n"] for v in by_set.values()) == result["ms_per_answer"]["n"]

@@ -9,16 +9,25 @@ import socket
 import time
 from collections.abc import AsyncIterator, Iterator
 
+import numpy as np
 import pytest
 
 from agents.evaluate import OFF_TOPIC, EvaluateAgent, Judgement, judge
 from agents.feedback import FeedbackAgent, bank_feedback, grounded
-from agents.knowledge import KnowledgeAgent
+from agents.grading import derive_points
+from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.messages import Evaluation, ModelEvaluation, ModelFeedback
 from agents.providers.base import LanguageProvider, ProviderCapabilities, T
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import load_question_bank
-from agents.semantic import MODEL_DIR, CrossEncoder, default_grader, model_available
+from agents.semantic import (
+    MODEL_DIR,
+    CrossEncoder,
+    SemanticGrader,
+    default_grader,
+    model_available,
+    sentence_windows,
+)
 from agents.state import InterviewState, PointScore, SelfRatings, SessionConfig, Turn
 from agents.summary import final_report
 
@@ -50,9 +59,16 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def test_model_loads_from_the_repo_with_no_network(no_network: None) -> None:
+def test_both_models_load_from_the_repo_with_no_network(no_network: None) -> None:
+    """The bank's points and points cut from a reference are read by their own models."""
     assert model_available(MODEL_DIR)
-    encoder = CrossEncoder.load(MODEL_DIR)
+    assert GRADER is not None and GRADER.derived_encoder is not None
+    assert GRADER.calibrations.derived.model != GRADER.calibrations.authored.model
+    for file in (GRADER.calibrations.authored.model, GRADER.calibrations.derived.model):
+        _scores_a_match_above_a_mismatch(CrossEncoder.load(MODEL_DIR, file=file))
+
+
+def _scores_a_match_above_a_mismatch(encoder: CrossEncoder) -> None:
     same, other = encoder.score([
         ("Each thread has its own stack but threads share the heap.",
          "Threads keep separate stacks and share one heap."),
@@ -313,3 +329,66 @@ def test_shared_vocabulary_does_not_open_the_gate() -> None:
     j = judged("os-mmap", BANK.get("sd-scaling").reference_answer)
     assert j.rubric_score >= 0.5
     assert j.off_topic and j.score < 0.3
+
+
+def test_sentence_windows_cover_the_answer_in_order() -> None:
+    assert sentence_windows("One sentence only.") == []
+    assert sentence_windows("First. Second!") == ["First.", "Second!"]
+    assert sentence_windows("A b. C d; e f? g h") == ["A b.", "C d;", "e f?", "g h"]
+    long = " ".join(f"S{i}." for i in range(30))
+    stretches = sentence_windows(long, limit=8)
+    assert len(stretches) <= 8 and " ".join(stretches) == long
+
+
+def test_a_point_said_in_one_sentence_of_a_long_answer_is_read_there() -> None:
+    """The stretch that states the point scores it; the rest of the answer does not dilute it."""
+    assert GRADER is not None
+    point = "A hash function maps each key to a bucket of the array."
+    filler = ("I worked on a payments team for two years. We shipped weekly and I liked the "
+              "people a lot. The office had a nice view of the river. ")
+    answer = filler + "A hash function maps each key to a bucket in the array. " + filler
+    whole = GRADER.evidence(answer, None, [point], windows=False).points[0]
+    read = GRADER.evidence(answer, None, [point], windows=True).points[0]
+    alone = GRADER.evidence("A hash function maps each key to a bucket in the array.", None,
+                            [point], windows=False).points[0]
+    assert read > whole and read >= alone - 0.05
+
+
+def test_a_short_complete_answer_to_a_short_reference_is_not_capped(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``viva grade``: the reference says how much a full answer needs; a bank question asks
+    for an explanation, where three words stay capped (a low cap here makes it visible)."""
+    import agents.evaluate
+
+    monkeypatch.setattr(agents.evaluate, "SHORT_CAP", 0.05)
+    reference = "When the electricity is turned off, the magnetism stops and it drops the metal."
+    k = Knowledge(True, reference, derive_points(reference), [], None)
+    right = AGENT.judge("How does the crane let go of the metal?",
+                        "By turning off the electricity.", k)
+    assert right.reason == "very short answer" and right.score > 0.2
+    bank = judged("ds-hash-table", "Keys to buckets.")
+    assert bank.reason == "very short answer" and bank.score <= 0.05
+
+
+class _CountingEncoder(CrossEncoder):
+    def __init__(self, real: CrossEncoder) -> None:
+        super().__init__(real._session, real._tokenizer)
+        self.calls = 0
+
+    def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        self.calls += 1
+        return super().score(pairs)
+
+
+def test_an_answer_gated_as_off_topic_does_not_run_the_model() -> None:
+    assert GRADER is not None
+    counting = _CountingEncoder(GRADER.encoder)
+    agent = EvaluateAgent(RubricProvider(), SemanticGrader(counting, GRADER.calibrations,
+                                                           GRADER.embedder), bank=BANK)
+    q = BANK.get("py-mutable-default")
+    j = agent.judge(q.text, "A process has its own address space, while threads live inside a "
+                    "process and share its memory, so switching between threads is cheaper.",
+                    KNOW.for_question(q))
+    assert j.off_topic and j.score <= 0.1 and counting.calls == 0
+    agent.judge(q.text, q.reference_answer, KNOW.for_question(q))
+    assert counting.calls >= 1
