@@ -38,7 +38,7 @@ MODEL_DIR = Path(__file__).resolve().parent / "grader_model"
 MODEL_FILE = "grader.int8.onnx"
 MAX_LEN = 256
 MAX_WINDOWS = 12  # sentence windows per answer read against each point ...
-MAX_WINDOW_PAIRS = 24  # ... and (point, window) pairs per answer: together they bound the time
+MAX_WINDOW_PAIRS = 20  # ... and (point, window) pairs per answer: together they bound the time
 
 
 @dataclass(frozen=True)
