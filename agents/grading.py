@@ -261,14 +261,16 @@ _CLAUSE = re.compile(r"[^.;!?\n]+[.;!?]?")
 MAX_QUOTE_WORDS = 24
 
 
+def sentences(text: str) -> list[str]:
+    """``text`` cut at sentence ends (. ; ! ? and line breaks), each a substring of it."""
+    return [s for m in _CLAUSE.finditer(text) if (s := m.group(0).strip())]
+
+
 def clauses(text: str) -> list[str]:
     """The answer cut into sentences (long ones at commas): each is a substring of ``text``,
     so a quote built from them can be found in the transcript as it was said."""
     out: list[str] = []
-    for m in _CLAUSE.finditer(text):
-        sentence = m.group(0).strip()
-        if not sentence:
-            continue
+    for sentence in sentences(text):
         if len(sentence.split()) <= MAX_QUOTE_WORDS:
             out.append(sentence)
             continue

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,10 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.grading import STOP_WORDS, stem, tokens
+from agents.grading import STOP_WORDS, sentences, stem, tokens
 from agents.relevance import Embedder, default_embedder
-
-_SENTENCE = re.compile(r"[^.;!?\n]+[.;!?]?")
 
 MODEL_DIR = Path(__file__).resolve().parent / "grader_model"
 MODEL_FILE = "grader.int8.onnx"
@@ -167,11 +164,11 @@ def sentence_windows(answer: str, limit: int = MAX_WINDOWS) -> list[str]:
     spoken answer is read there, not diluted by the rest (the model gave a point 0.71 on the
     sentence that states it, 0.27 on the whole answer around it, 0.18 on that sentence paired
     with a neighbour). A very long answer is cut into at most ``limit`` stretches."""
-    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(answer) if m.group(0).strip()]
-    if len(sentences) <= 1:
+    said = sentences(answer)
+    if len(said) <= 1:
         return []
-    size = -(-len(sentences) // limit)
-    return [" ".join(sentences[i:i + size]) for i in range(0, len(sentences), size)]
+    size = -(-len(said) // limit)
+    return [" ".join(said[i:i + size]) for i in range(0, len(said), size)]
 
 
 def demoted(text: str, question_stems: set[str]) -> str:

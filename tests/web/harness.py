@@ -67,6 +67,18 @@ class JsErrors:
         assert not self.messages, "JavaScript errors on the page:\n" + "\n".join(self.messages)
 
 
+def open_app(page: Page, url: str, js_errors: JsErrors | None = None) -> Page:
+    """Watch ``page`` for JavaScript errors, install the event probe (before the app's own
+    scripts run), then open ``url``: how every web test starts a page."""
+    from tests.web.event_probe import install_event_probe
+
+    if js_errors is not None:
+        js_errors.watch(page)
+    install_event_probe(page)
+    page.goto(url)
+    return page
+
+
 def screenshot(page: Page, name: str) -> Path:
     """Saves a full-page screenshot under var/test-artifacts/screenshots and prints its path."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -13,8 +13,16 @@ import pytest
 from playwright.sync_api import Page, Playwright, expect
 
 from tests.conftest import ROOT
-from tests.web.event_probe import install_event_probe, undeclared_reads
-from tests.web.harness import JsErrors, VivaServer, launch, screenshot, speech_wav, viva_server
+from tests.web.event_probe import undeclared_reads
+from tests.web.harness import (
+    JsErrors,
+    VivaServer,
+    launch,
+    open_app,
+    screenshot,
+    speech_wav,
+    viva_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -83,9 +91,7 @@ def test_spoken_interview_then_coding_round(
         context = browser.new_context(viewport={"width": 1366, "height": 900},
                                       permissions=["clipboard-read", "clipboard-write"])
         page = context.new_page()
-        js_errors.watch(page)
-        install_event_probe(page)
-        page.goto(server.url + "/")
+        open_app(page, server.url + "/", js_errors)
         page.get_by_test_id("candidate-id").fill("web-e2e")
         page.get_by_test_id("mode-voice").check()
         page.get_by_test_id("round-coding").check()
@@ -183,9 +189,7 @@ def test_a_crashing_python_sample_shows_its_traceback_and_output(
     browser = launch(playwright_driver)
     try:
         page = browser.new_page(viewport={"width": 1366, "height": 1000})
-        js_errors.watch(page)
-        install_event_probe(page)
-        page.goto(server.url + "/")
+        open_app(page, server.url + "/", js_errors)
         page.get_by_test_id("candidate-id").fill("web-e2e-crash")
         page.get_by_test_id("mode-text").check()
         page.get_by_test_id("round-concepts").uncheck()

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Playwright, expect
 
-from tests.web.event_probe import install_event_probe, undeclared_reads
-from tests.web.harness import JsErrors, launch, screenshot
+from tests.web.event_probe import undeclared_reads
+from tests.web.harness import JsErrors, launch, open_app, screenshot
 from tests.web.scripted_server import ScriptedServer
 
 pytestmark = pytest.mark.browser
@@ -62,9 +62,7 @@ def test_text_interview_reconnects_codes_and_ends(
     browser = launch(playwright_driver)
     try:
         page = browser.new_page(viewport={"width": 1366, "height": 900})
-        js_errors.watch(page)
-        install_event_probe(page)
-        page.goto(scripted.url + "/")
+        open_app(page, scripted.url + "/", js_errors)
         page.get_by_test_id("candidate-id").fill("")
         page.get_by_test_id("start-interview").click()
         expect(page.get_by_test_id("error-message")).to_contain_text("candidate id")
@@ -186,8 +184,7 @@ def test_the_event_probe_catches_an_undeclared_read(
     browser = launch(playwright_driver)
     try:
         page = browser.new_page()
-        install_event_probe(page)
-        page.goto(scripted.url + "/")
+        open_app(page, scripted.url + "/")
         page.evaluate("""() => {
           const e = JSON.parse(JSON.stringify({type: 'judge_result', seq: 1,
             submission_id: 's', status: 'done', verdict: 'WA', passed: 0, total: 1,
