@@ -7,13 +7,16 @@ onnx) and the public data sets as git mirrors or their files:
   python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run2 --epochs 1 \
       --hard-negatives
   python scripts/train_grader.py export --run DIR/run2 --file grader.int8.onnx
-  python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run1 --epochs 2
-  python scripts/train_grader.py export --run DIR/run1 --file grader_derived.int8.onnx
+  python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run5 --epochs 2 \
+      --peer-references 2 --threads 2
+  python scripts/train_grader.py export --run DIR/run5 --file grader_derived.int8.onnx
   python scripts/train_grader.py calibrate --data DIR --dest agents/grader_model
 
 Two models: ``grader.int8.onnx`` (trained with hard negatives) reads the bank's authored
 points in the interview; ``grader_derived.int8.onnx`` reads points cut from a reference answer
-(``viva grade``), where it agreed better with the dev questions' labels.
+(``viva grade``), where it agreed better with the dev questions' labels. It is trained with
+other students' fully correct answers as further references (``--peer-references``): correct
+answers state the same idea in other words.
 
 ``prepare`` writes train/dev/test JSONL: SemEval-2013 Task 7 (SciEntsBank + Beetle, 3-way
 labels, CC BY-SA 3.0) and SAF (English, networking, MIT). Questions of the SemEval
@@ -237,6 +240,24 @@ def _augment_hard(rows: list[dict[str, Any]], rng: random.Random,
     return out
 
 
+def _peer_references(rows: list[dict[str, Any]], rng: random.Random, share: float,
+                     ) -> list[tuple[str, str, float]]:
+    """Another student's fully correct answer to the same question as the reference, with
+    the answer's own label: correct answers put the same idea in other words, so these pairs
+    teach that agreement is not shared wording."""
+    correct: dict[str, list[str]] = {}
+    for r in rows:
+        if r["label"] >= 0.99 and len(r["answer"].split()) >= 3:
+            correct.setdefault(r["question_id"], []).append(r["answer"])
+    out: list[tuple[str, str, float]] = []
+    for r in rows:
+        peers = [a for a in correct.get(r["question_id"], []) if a != r["answer"]]
+        for k in range(math.ceil(share)):  # a share above 1: several peers per answer
+            if peers and rng.random() < share - k:
+                out.append((rng.choice(peers), r["answer"], float(r["label"])))
+    return out
+
+
 def _read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
@@ -253,6 +274,10 @@ def train(args: argparse.Namespace) -> None:
     train_pairs = _pairs(train_rows, rng, augment=True)
     if args.hard_negatives:
         train_pairs += _augment_hard(train_rows, rng)
+    if args.peer_references:
+        # Its own generator: the pairs above stay those of the runs without this option.
+        train_pairs += _peer_references(train_rows, random.Random(args.seed + 1),
+                                        args.peer_references)
     dev_rows = _read(data / "dev.jsonl")
     dev_pairs = [(r["references"][0], r["answer"], float(r["label"])) for r in dev_rows]
     tok = AutoTokenizer.from_pretrained(args.base)
@@ -481,6 +506,9 @@ def main(argv: list[str]) -> int:
     t.add_argument("--seed", type=int, default=13)
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--max-minutes", type=float, default=28.0)
+    t.add_argument("--peer-references", type=float, default=0.0, metavar="SHARE",
+                   help="each answer is also paired with SHARE (on average) other students' "
+                        "fully correct answers as the reference")
     t.add_argument("--hard-negatives", action="store_true",
                    help="add flipped claims, shuffled keywords and spoken fillers")
     e = sub.add_parser("export")

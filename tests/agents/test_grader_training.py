@@ -1,0 +1,59 @@
+"""The grader's training data recipe (``scripts/train_grader.py``): the augmentation that
+pairs an answer with other students' fully correct answers as references. Pure Python, no
+torch: these are the rules a retrained model's data rests on."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_grader.py"
+_spec = importlib.util.spec_from_file_location("train_grader", SCRIPT)
+assert _spec and _spec.loader
+train_grader = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(train_grader)
+
+
+def _row(qid: str, answer: str, label: float) -> dict[str, Any]:
+    return {"question_id": qid, "answer": answer, "label": label,
+            "references": [f"reference of {qid}"]}
+
+
+ROWS = [
+    _row("q1", "the bulb is in a closed path", 1.0),
+    _row("q1", "there is a closed path through the bulb", 1.0),
+    _row("q1", "the battery is big", 0.0),
+    _row("q1", "ok", 1.0),  # too short to stand as a reference
+    _row("q2", "voltage is zero across the gap", 1.0),
+    _row("q2", "because of the gap", 0.5),
+]
+
+
+def test_peer_references_come_from_the_same_question_and_are_fully_correct() -> None:
+    pairs = train_grader._peer_references(ROWS, random.Random(0), 3.0)
+    correct = {r["answer"]: r["question_id"] for r in ROWS
+               if r["label"] >= 0.99 and len(r["answer"].split()) >= 3}
+    question_of = {r["answer"]: r["question_id"] for r in ROWS}
+    label_of = {r["answer"]: r["label"] for r in ROWS}
+    assert pairs
+    for reference, answer, label in pairs:
+        assert reference in correct, "only a fully correct answer of 3+ words is a reference"
+        assert correct[reference] == question_of[answer], "a peer answers the same question"
+        assert reference != answer, "an answer is never its own reference"
+        assert label == label_of[answer], "the answer keeps its own label"
+    # Every q1 answer has a correct peer; "voltage is zero ..." is q2's only correct answer,
+    # so it gets none, while the partly right q2 answer is paired with it.
+    answered = {a for _, a, _ in pairs}
+    assert "voltage is zero across the gap" not in answered
+    assert "because of the gap" in answered and "the battery is big" in answered
+
+
+def test_a_share_above_one_gives_several_peers_and_zero_gives_none() -> None:
+    assert train_grader._peer_references(ROWS, random.Random(0), 0.0) == []
+    pairs = train_grader._peer_references(ROWS, random.Random(0), 2.0)
+    per_answer: dict[str, int] = {}
+    for _, a, _ in pairs:
+        per_answer[a] = per_answer.get(a, 0) + 1
+    assert per_answer["the battery is big"] == 2
