@@ -83,6 +83,36 @@ class ArchivedSession:
     def transcript_vtt(self) -> str:
         return (self.folder / "transcript.vtt").read_text()
 
+    def public_state(self) -> dict[str, Any]:
+        """What ``GET /api/sessions/{id}`` says of a live session, rebuilt from the timeline:
+        the last ``state`` event, each turn's last graded feedback (an amended answer is graded
+        again) and the coding task, if one was set."""
+        state: dict[str, Any] = {}
+        question_of: dict[str, str] = {}
+        scored: dict[str, dict[str, object]] = {}
+        problem_id = None
+        for e in self.events():
+            kind = e.get("type")
+            if kind == "state":
+                state = e
+            elif kind == "question":
+                question_of[e["turn_id"]] = e["question_id"]
+            elif kind == "coding_task":
+                problem_id = e["problem_id"]
+            elif kind == "feedback" and e.get("turn_id") and e.get("score") is not None:
+                scored[e["turn_id"]] = {"turn_id": e["turn_id"],
+                                        "question_id": question_of.get(e["turn_id"]),
+                                        "score": e["score"], "feedback_kind": e["kind"]}
+        return {"session_id": self.info.session_id, "candidate_id": self.info.candidate_id,
+                "role": self.info.role, "mode": self.info.mode,
+                "phase": state.get("phase") or "ended",
+                "difficulty": state.get("difficulty") or self.report().get("difficulty", ""),
+                "current_question": None,
+                "questions_asked": state.get("questions_asked") or 0,
+                "answered": state.get("answered") or len(scored),
+                "max_questions": state.get("max_questions") or 0,
+                "scores": list(scored.values()), "coding_problem_id": problem_id}
+
 
 def load_archive(data_dir: Path, session_id: str) -> ArchivedSession | None:
     """The archived session, or None when there is no whole archive of it."""

@@ -65,8 +65,11 @@ async def _live_or_archived(engine: EngineDep, settings: SettingsDep,
 
 
 @router.get("/api/sessions/{session_id}", response_model=SessionPublic)
-async def get_session(session_id: str, access: SessionAccess,
-                      engine: EngineDep) -> SessionPublic:
+async def get_session(session_id: str, access: SessionAccess, engine: EngineDep,
+                      settings: SettingsDep) -> SessionPublic:
+    archived = await _live_or_archived(engine, settings, session_id)
+    if archived is not None:  # Redis has let it go: the archive still says how it went
+        return SessionPublic.model_validate(archived.public_state())
     state = await _load(engine, session_id)
     turn = state.current_turn
     return SessionPublic(

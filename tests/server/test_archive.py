@@ -24,6 +24,10 @@ from tests.server.support import client, create_session, send, until
 REVIEWER = {"Authorization": "Bearer reviewer-secret-xyz"}
 
 
+def theirs_of(session: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {session['token']}"}
+
+
 def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: str,
                                                                    tmp_path: Path) -> None:
     with client(redis_url, tmp_path, abandon_after_minutes=0.0001,
@@ -56,12 +60,20 @@ def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: st
         assert '"type":"session_end"' in events and '"type":"review"' in events
         assert load_archive(tmp_path, sid).info.last_seq == int(  # type: ignore[union-attr]
             json.loads(events.splitlines()[-1])["seq"])  # the override is archived too
+        live = c.get(f"/api/sessions/{sid}", headers=auth).json()
+        assert live["phase"] == "ended" and live["scores"]
         r = redis.Redis.from_url(redis_url)
         ttl = r.pttl(f"viva:session:{sid}:state")
         assert 0 < ttl <= 168 * 3_600_000  # expires, as configured
         r.delete(*r.keys(f"viva:session:{sid}:*"))
         r.close()
         assert c.get(f"/api/sessions/{sid}/events", headers=auth).text == events
+        # The session's public state outlives Redis too, rebuilt from the archived timeline.
+        kept = c.get(f"/api/sessions/{sid}", headers=auth).json()
+        assert kept["current_question"] is None
+        assert {k: v for k, v in kept.items() if k != "current_question"} == {
+            k: v for k, v in live.items() if k != "current_question"}
+        assert c.get(f"/api/sessions/{sid}", headers=theirs_of(other)).status_code == 403
         assert c.get(f"/api/sessions/{sid}/report", headers=auth).json()["status"] == "ended"
         assert c.get(f"/api/sessions/{sid}/audio", headers=auth).json() == []
         theirs = {"Authorization": f"Bearer {other['token']}"}
@@ -148,4 +160,9 @@ def test_the_sample_archive_imports_and_plays_back(redis_url: str, tmp_path: Pat
         assert abs(decoded_seconds(clip.content) * 1000 - audio[0]["duration_ms"]) <= 100
         assert c.get(f"/api/sessions/{sid}/transcript.vtt",
                      headers=REVIEWER).text.startswith("WEBVTT")
+        state = c.get(f"/api/sessions/{sid}", headers=REVIEWER).json()
+        graded = [json.loads(e) for e in events if '"type":"feedback"' in e]
+        assert state["phase"] == "ended" and state["answered"] >= 1
+        assert {s["turn_id"] for s in state["scores"]} == {
+            e["turn_id"] for e in graded if e.get("turn_id") and e.get("score") is not None}
         assert c.get(f"/api/sessions/{sid}/audio").status_code == 401
