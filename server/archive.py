@@ -26,8 +26,16 @@ import redis.asyncio as aioredis
 
 from agents.engine import InterviewEngine, InterviewError
 from agents.state import Phase
+from agents.summary import Report
+from core.events import ReviewEvent, wire
 from realtime.recording_writer import RecordingWriter
-from server.archived_session import ARCHIVE_MARK, ArchiveInfo, load_archive, token_digest
+from server.archived_session import (
+    ARCHIVE_MARK,
+    ArchivedSession,
+    ArchiveInfo,
+    load_archive,
+    token_digest,
+)
 from server.recording import code_revisions, render_report_html, webvtt
 from server.settings import Settings
 from store import keys
@@ -66,6 +74,28 @@ def write_archive(folder: Path, info: ArchiveInfo, events: list[dict[str, Any]],
         del rev["code"]
     _write(code / "revisions.json", json.dumps(revisions, indent=2))
     _write(folder / ARCHIVE_MARK, info.model_dump_json(indent=2))
+
+
+def review_archive(archived: ArchivedSession, review: ReviewEvent) -> dict[str, Any]:
+    """Blocking: a reviewer's override of a session that only the archive still holds. The
+    review joins the timeline as its next event (at the last event's time: the session's
+    clock is gone with Redis) and the report as ``review``, shaped as the live report shows
+    it; the graded score stays as ``original_score``. Returns the event written."""
+    events = archived.events()
+    last = events[-1] if events else {"seq": 0, "t_ms": 0}
+    report = archived.report()
+    original = report.get("overall_score")
+    event = {**wire(review.model_copy(update={"original_score": original})),
+             "seq": int(last["seq"]) + 1, "t_ms": int(last["t_ms"])}
+    events.append(event)
+    report["review"] = {"overall_score": str(review.overall_score), "note": review.note,
+                        "reviewer": review.reviewer or "", "at": review.at or "",
+                        "original_score": "" if original is None else str(original)}
+    info = archived.info.model_copy(update={"last_seq": event["seq"], "events": len(events)})
+    write_archive(archived.folder, info, events, report,
+                  render_report_html(Report.model_validate(report), code_revisions(events)),
+                  archived.transcript_vtt())
+    return event
 
 
 class Archiver:
@@ -119,6 +149,25 @@ class Archiver:
             if state.phase == Phase.ended:
                 await self._expire(session_id)
             return folder
+        finally:
+            await self.redis.delete(lock)
+
+    async def review_archived(self, session_id: str, review: ReviewEvent) -> bool:
+        """Record a reviewer's override in the archive of a session Redis has let go; False
+        when there is no archive. Under the archive lock, so two overrides both land."""
+        lock = f"{keys.PREFIX}:session:{session_id}:archive_lock"
+        for _ in range(100):
+            if await self.redis.set(lock, "1", nx=True, px=120_000):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise TimeoutError(f"the archive of session {session_id} stayed locked")
+        try:
+            archived = load_archive(self.settings.data_dir, session_id)
+            if archived is None:
+                return False
+            await asyncio.to_thread(review_archive, archived, review)
+            return True
         finally:
             await self.redis.delete(lock)
 

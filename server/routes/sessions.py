@@ -141,9 +141,19 @@ async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep
     """A human reviewer overrides the score with a note; the report shows both. Who and when
     are kept with it, and the graded score stays as ``original_score``; each override is also
     an event, so the timeline (and the archive) keeps every one, not only the last."""
-    await _load(engine, session_id)
-    original = (await engine.report(session_id)).overall_score
     at = datetime.now(UTC).isoformat(timespec="seconds")
+    archiver = getattr(request.app.state, "archiver", None)
+    try:
+        await engine.load(session_id)
+    except InterviewError as exc:
+        # Redis has let it go: a whole archive still takes the review (a report is often
+        # read, and overridden, long after the interview).
+        review = ReviewEvent(overall_score=body.overall_score, note=body.note,
+                             reviewer=body.reviewer, at=at)
+        if archiver is None or not await archiver.review_archived(session_id, review):
+            raise NotFound(exc.message) from exc
+        return {"status": "ok", "at": at}
+    original = (await engine.report(session_id)).overall_score
     await redis.hset(keys.session_review(session_id),
                      mapping={"overall_score": body.overall_score, "note": body.note,
                               "reviewer": body.reviewer, "at": at,
@@ -151,7 +161,6 @@ async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep
     await engine.events.append(session_id, ReviewEvent(
         overall_score=body.overall_score, note=body.note, reviewer=body.reviewer, at=at,
         original_score=original))
-    archiver = getattr(request.app.state, "archiver", None)
     if archiver is not None:
         archiver.request(session_id, only_ended=True)
     return {"status": "ok", "at": at}

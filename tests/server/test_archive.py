@@ -74,6 +74,28 @@ def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: st
         assert {k: v for k, v in kept.items() if k != "current_question"} == {
             k: v for k, v in live.items() if k != "current_question"}
         assert c.get(f"/api/sessions/{sid}", headers=theirs_of(other)).status_code == 403
+        # A reviewer can still override once only the archive holds the session.
+        later = {"overall_score": 0.7, "note": "Second look: the design part was thin.",
+                 "reviewer": "bo"}
+        assert c.post(f"/api/sessions/{sid}/review", json=later,
+                      headers=theirs_of(other)).status_code in (401, 403)
+        assert c.post(f"/api/sessions/{sid}/review", json=later,
+                      headers=REVIEWER).status_code == 200
+        report = c.get(f"/api/sessions/{sid}/report", headers=auth).json()
+        assert report["review"]["reviewer"] == "bo" and report["review"]["note"] == later["note"]
+        assert float(report["review"]["overall_score"]) == 0.7
+        assert float(report["review"]["original_score"]) == pytest.approx(graded)
+        timeline = c.get(f"/api/sessions/{sid}/events", headers=auth).text.splitlines()
+        assert timeline[:-1] == events.splitlines()  # nothing already recorded is lost
+        added = json.loads(timeline[-1])
+        assert added["type"] == "review" and added["reviewer"] == "bo"
+        assert added["seq"] == json.loads(timeline[-2])["seq"] + 1
+        assert added["original_score"] == pytest.approx(graded)
+        assert load_archive(tmp_path, sid).info.last_seq == added["seq"]  # type: ignore[union-attr]
+        assert "Second look" in c.get(f"/sessions/{sid}/report", headers=auth).text
+        assert c.post("/api/sessions/nope/review", json=later,
+                      headers=REVIEWER).status_code == 404
+        events = "".join(line + "\n" for line in timeline)
         assert c.get(f"/api/sessions/{sid}/report", headers=auth).json()["status"] == "ended"
         assert c.get(f"/api/sessions/{sid}/audio", headers=auth).json() == []
         theirs = {"Authorization": f"Bearer {other['token']}"}
