@@ -22,9 +22,11 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -66,11 +68,10 @@ class Calibration:
 
     @classmethod
     def of(cls, raw: dict[str, object]) -> Calibration:
-        def value(k: str, v: object) -> object:
-            return bool(v) if k == "windows" else str(v) if k == "model" else float(str(v))
-
-        names = set(cls.__dataclass_fields__)
-        return cls(**{k: value(k, v) for k, v in raw.items() if k in names})  # type: ignore[arg-type]
+        # Each field converted by its declared type (the annotations are strings here).
+        kinds: dict[str, Callable[[Any], object]] = {
+            f.name: {"bool": bool, "str": str}.get(str(f.type), float) for f in fields(cls)}
+        return cls(**{k: kinds[k](v) for k, v in raw.items() if k in kinds})  # type: ignore[arg-type]
 
     @property
     def uses_embedder(self) -> bool:

@@ -423,8 +423,10 @@ def calibrate(args: argparse.Namespace) -> None:
     dest = Path(args.dest)
     # One cross-encoder per kind of points (the same file for both when only one is given).
     models = {"derived": args.derived_model, "authored": args.authored_model}
-    graders = {mode: SemanticGrader(CrossEncoder.load(dest, file=f), Calibrations(),
-                                    default_embedder()) for mode, f in models.items()}
+    encoders = {f: CrossEncoder.load(dest, file=f) for f in set(models.values())}
+    embedder = default_embedder()
+    graders = {mode: SemanticGrader(encoders[f], Calibrations(), embedder)
+               for mode, f in models.items()}
     rows = _read(Path(args.data) / "dev.jsonl")
     rng = random.Random(7)
     by_q: dict[str, list[dict[str, Any]]] = {}
@@ -437,9 +439,9 @@ def calibrate(args: argparse.Namespace) -> None:
             other = by_q[rng.choice(others)]
             items.append((group[0], rng.choice(
                 [other[0]["references"][0]] + [o["answer"] for o in other]), 0.0, True))
-    modes = (("derived", True), ("authored", False))  # sentence windows: derived only
-    feats: dict[str, list[list[float]]] = {m: [] for m, _ in modes}
-    relevance: dict[str, list[float]] = {m: [] for m, _ in modes}
+    modes = {"derived": True, "authored": False}  # sentence windows: derived only
+    feats: dict[str, list[list[float]]] = {m: [] for m in modes}
+    relevance: dict[str, list[float]] = {m: [] for m in modes}
     labels, rubric = [], []
     for row, answer, label, _ in items:
         ref = row["references"][0]
@@ -447,7 +449,7 @@ def calibrate(args: argparse.Namespace) -> None:
         g = grade(answer, points)
         w = [p.weight for p in points]
         coverage = [p.coverage for p in g.points]
-        for mode, windows in modes:
+        for mode, windows in modes.items():
             ev = graders[mode].evidence(answer, ref, [p.text for p in points],
                                         question=row["question"], windows=windows,
                                         alternatives=tuple(row["references"][1:]))
@@ -476,7 +478,7 @@ def calibrate(args: argparse.Namespace) -> None:
         pred = np.clip(xm @ coef, 0, 1)
         params[mode] = {n: round(float(c), 4) for n, c in zip(names, coef, strict=True)}
         params[mode] |= {"gate": round(gate, 4), "gate_rubric": 0.5, "off_topic_cap": 0.1,
-                         "windows": mode == "derived", "model": models[mode]}
+                         "windows": modes[mode], "model": models[mode]}
         report[f"dev_pearson_{mode}"] = round(pearson(pred[real].tolist(), y[real].tolist()), 4)
         report[f"dev_mae_{mode}"] = round(float(np.abs(pred[real] - y[real]).mean()), 4)
         report[f"dev_off_topic_gated_{mode}"] = round(float(

@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,15 @@ def write_archive(folder: Path, info: ArchiveInfo, events: list[dict[str, Any]],
     _write(folder / ARCHIVE_MARK, info.model_dump_json(indent=2))
 
 
+def review_record(review: ReviewEvent) -> dict[str, str]:
+    """The report's ``review`` as Redis keeps it (every value a string): written to the
+    session's review hash while it is live, and into an archive's report after."""
+    original = review.original_score
+    return {"overall_score": str(review.overall_score), "note": review.note,
+            "reviewer": review.reviewer or "", "at": review.at or "",
+            "original_score": "" if original is None else str(original)}
+
+
 def review_archive(archived: ArchivedSession, review: ReviewEvent) -> dict[str, Any]:
     """Blocking: a reviewer's override of a session that only the archive still holds. The
     review joins the timeline as its next event (at the last event's time: the session's
@@ -84,13 +94,10 @@ def review_archive(archived: ArchivedSession, review: ReviewEvent) -> dict[str, 
     events = archived.events()
     last = events[-1] if events else {"seq": 0, "t_ms": 0}
     report = archived.report()
-    original = report.get("overall_score")
-    event = {**wire(review.model_copy(update={"original_score": original})),
-             "seq": int(last["seq"]) + 1, "t_ms": int(last["t_ms"])}
+    review = review.model_copy(update={"original_score": report.get("overall_score")})
+    event = {**wire(review), "seq": int(last["seq"]) + 1, "t_ms": int(last["t_ms"])}
     events.append(event)
-    report["review"] = {"overall_score": str(review.overall_score), "note": review.note,
-                        "reviewer": review.reviewer or "", "at": review.at or "",
-                        "original_score": "" if original is None else str(original)}
+    report["review"] = review_record(review)
     info = archived.info.model_copy(update={"last_seq": event["seq"], "events": len(events)})
     write_archive(archived.folder, info, events, report,
                   render_report_html(Report.model_validate(report), code_revisions(events)),
@@ -112,13 +119,28 @@ class Archiver:
 
     # -- one session ----------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _locked(self, session_id: str, wait_s: float = 0.0) -> AsyncIterator[bool]:
+        """The session's archive lock (one writer across processes), waited for up to
+        ``wait_s``; yields whether it is held, and releases it after."""
+        lock = f"{keys.PREFIX}:session:{session_id}:archive_lock"
+        deadline = time.monotonic() + wait_s
+        while not (held := bool(await self.redis.set(lock, "1", nx=True, px=120_000))):
+            if time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(0.05)
+        try:
+            yield held
+        finally:
+            if held:
+                await self.redis.delete(lock)
+
     async def archive(self, session_id: str, only_ended: bool = False) -> Path | None:
         """Write the session's folder from Redis; None when Redis no longer has it (or,
         with ``only_ended``, when the interview is still going)."""
-        lock = f"{keys.PREFIX}:session:{session_id}:archive_lock"
-        if not await self.redis.set(lock, "1", nx=True, px=120_000):
-            return None  # another process is writing it now
-        try:
+        async with self._locked(session_id) as held:
+            if not held:
+                return None  # another process is writing it now
             try:
                 state = await self.engine.load(session_id)
             except InterviewError:
@@ -149,27 +171,18 @@ class Archiver:
             if state.phase == Phase.ended:
                 await self._expire(session_id)
             return folder
-        finally:
-            await self.redis.delete(lock)
 
     async def review_archived(self, session_id: str, review: ReviewEvent) -> bool:
         """Record a reviewer's override in the archive of a session Redis has let go; False
         when there is no archive. Under the archive lock, so two overrides both land."""
-        lock = f"{keys.PREFIX}:session:{session_id}:archive_lock"
-        for _ in range(100):
-            if await self.redis.set(lock, "1", nx=True, px=120_000):
-                break
-            await asyncio.sleep(0.05)
-        else:
-            raise TimeoutError(f"the archive of session {session_id} stayed locked")
-        try:
+        async with self._locked(session_id, wait_s=5.0) as held:
+            if not held:
+                raise TimeoutError(f"the archive of session {session_id} stayed locked")
             archived = load_archive(self.settings.data_dir, session_id)
             if archived is None:
                 return False
             await asyncio.to_thread(review_archive, archived, review)
             return True
-        finally:
-            await self.redis.delete(lock)
 
     async def _expire(self, session_id: str) -> None:
         ttl_ms = int(self.settings.redis_ttl_after_archive_hours * 3_600_000)

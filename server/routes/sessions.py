@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from agents.engine import InterviewError
 from agents.state import InterviewState, SessionConfig
 from core.events import ReviewEvent
+from server.archive import review_record
 from server.archived_session import ArchivedSession, list_archives, load_archive
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
@@ -44,19 +45,11 @@ async def create_session(body: SessionCreate, request: Request, engine: EngineDe
     return SessionCreated(session_id=state.session_id, token=token, ws_url=ws_url)
 
 
-async def _load(engine: EngineDep, session_id: str) -> InterviewState:
+async def _state_or_archive(engine: EngineDep, settings: SettingsDep,
+                            session_id: str) -> InterviewState | ArchivedSession:
+    """The live state while Redis has the session; its archive once the keys are gone."""
     try:
         return await engine.load(session_id)
-    except InterviewError as exc:
-        raise NotFound(exc.message) from exc
-
-
-async def _live_or_archived(engine: EngineDep, settings: SettingsDep,
-                            session_id: str) -> ArchivedSession | None:
-    """None while Redis has the session; its archive once the keys are gone."""
-    try:
-        await engine.load(session_id)
-        return None
     except InterviewError as exc:
         archived = load_archive(settings.data_dir, session_id)
         if archived is None:
@@ -64,13 +57,19 @@ async def _live_or_archived(engine: EngineDep, settings: SettingsDep,
         return archived
 
 
+async def _live_or_archived(engine: EngineDep, settings: SettingsDep,
+                            session_id: str) -> ArchivedSession | None:
+    """None while Redis has the session; its archive once the keys are gone."""
+    found = await _state_or_archive(engine, settings, session_id)
+    return found if isinstance(found, ArchivedSession) else None
+
+
 @router.get("/api/sessions/{session_id}", response_model=SessionPublic)
 async def get_session(session_id: str, access: SessionAccess, engine: EngineDep,
                       settings: SettingsDep) -> SessionPublic:
-    archived = await _live_or_archived(engine, settings, session_id)
-    if archived is not None:  # Redis has let it go: the archive still says how it went
-        return SessionPublic.model_validate(archived.public_state())
-    state = await _load(engine, session_id)
+    state = await _state_or_archive(engine, settings, session_id)
+    if isinstance(state, ArchivedSession):  # Redis has let it go: the archive says how it went
+        return SessionPublic.model_validate(state.public_state())
     turn = state.current_turn
     return SessionPublic(
         session_id=state.session_id, candidate_id=state.config.candidate_id,
@@ -135,32 +134,26 @@ async def get_vtt(session_id: str, access: SessionAccess, engine: EngineDep,
 
 @router.post("/api/sessions/{session_id}/review")
 async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep,
-                          engine: EngineDep, request: Request,
+                          engine: EngineDep, settings: SettingsDep, request: Request,
                           reviewer: Annotated[Access, Depends(require_reviewer)],
                           ) -> dict[str, object]:
     """A human reviewer overrides the score with a note; the report shows both. Who and when
     are kept with it, and the graded score stays as ``original_score``; each override is also
     an event, so the timeline (and the archive) keeps every one, not only the last."""
     at = datetime.now(UTC).isoformat(timespec="seconds")
+    review = ReviewEvent(overall_score=body.overall_score, note=body.note,
+                         reviewer=body.reviewer, at=at)
     archiver = getattr(request.app.state, "archiver", None)
-    try:
-        await engine.load(session_id)
-    except InterviewError as exc:
-        # Redis has let it go: a whole archive still takes the review (a report is often
-        # read, and overridden, long after the interview).
-        review = ReviewEvent(overall_score=body.overall_score, note=body.note,
-                             reviewer=body.reviewer, at=at)
+    if isinstance(await _state_or_archive(engine, settings, session_id), ArchivedSession):
+        # Redis has let it go: the archive takes the review (a report is often read, and
+        # overridden, long after the interview).
         if archiver is None or not await archiver.review_archived(session_id, review):
-            raise NotFound(exc.message) from exc
+            raise NotFound(f"session {session_id} is archived but cannot take a review here")
         return {"status": "ok", "at": at}
-    original = (await engine.report(session_id)).overall_score
-    await redis.hset(keys.session_review(session_id),
-                     mapping={"overall_score": body.overall_score, "note": body.note,
-                              "reviewer": body.reviewer, "at": at,
-                              "original_score": "" if original is None else original})
-    await engine.events.append(session_id, ReviewEvent(
-        overall_score=body.overall_score, note=body.note, reviewer=body.reviewer, at=at,
-        original_score=original))
+    review = review.model_copy(
+        update={"original_score": (await engine.report(session_id)).overall_score})
+    await redis.hset(keys.session_review(session_id), mapping=review_record(review))
+    await engine.events.append(session_id, review)
     if archiver is not None:
         archiver.request(session_id, only_ended=True)
     return {"status": "ok", "at": at}
