@@ -149,7 +149,8 @@ def judge(answer: str, points: list[AssessmentPoint],
     result.parts = {"rubric": g.score, "semantic_points": round(ev.points_mean(weights), 3),
                     "semantic_reference": round(ev.reference, 3),
                     "similarity_demoted": round(ev.cos_demoted, 3)}
-    if grader.off_topic(g.score, ev, authored=authored):
+    # "I don't know" is not about another subject, however little the model finds in it.
+    if g.reason != DONT_KNOW_REASON and grader.off_topic(g.score, ev, authored=authored):
         result.score = score
         _gate(result, grader.calibration(authored).off_topic_cap)
         return result

@@ -38,6 +38,9 @@ MODEL_FILE = "grader.int8.onnx"
 MAX_LEN = 256
 MAX_WINDOWS = 12  # sentence windows per answer read against each point ...
 MAX_WINDOW_PAIRS = 20  # ... and (point, window) pairs per answer: together they bound the time
+# A reference the model reads as barely stating its own point (below this) does not define the
+# scale: dividing by a tiny score would turn noise into full credit.
+SELF_READING_FLOOR = 0.5
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,16 @@ class Calibration:
     # On for ``derived`` (dev r up, reference-only in-house up); off for the bank's points,
     # whose in-house r did not move while a vague one-liner rose past the 0.3 threshold.
     windows: bool = False
+    # Each point's score divided by the model's score for the reference answer itself on that
+    # point (read the same way; see ``SemanticGrader.self_reading``): the reference defines
+    # full credit, so a full answer in other words reaches it even where the model's raw
+    # scale for a short point against a long answer stays low.
+    normalise: bool = False
+    # When above 0, the model's credit beyond the rubric's (in ``either``) is scaled by
+    # min(1, answer content words / (depth · reference content words)): a bank question asks
+    # for an explanation, and naming a point in five words is not explaining it (the model
+    # credits such answers; the bank's labelled answers do not). 0: no scaling.
+    depth: float = 0.0
     # The cross-encoder file this combination reads (``agents/grader_model/``).
     model: str = MODEL_FILE
 
@@ -150,6 +163,8 @@ class SemanticEvidence:
     cos: float = 0.0
     cos_demoted: float = 0.0
     cos_question: float = 0.0
+    # The answer's content words over the reference answer's (1 without a reference).
+    length_ratio: float = 1.0
 
     @property
     def relevance(self) -> float:
@@ -170,6 +185,10 @@ def sentence_windows(answer: str, limit: int = MAX_WINDOWS) -> list[str]:
         return []
     size = -(-len(said) // limit)
     return [" ".join(said[i:i + size]) for i in range(0, len(said), size)]
+
+
+def content_words(text: str) -> int:
+    return sum(w not in STOP_WORDS for w in tokens(text))
 
 
 def demoted(text: str, question_stems: set[str]) -> str:
@@ -200,36 +219,45 @@ class SemanticGrader:
     def evidence(self, answer: str, reference: str | None, point_texts: list[str], *,
                  authored: bool | None = None, question: str | None = None,
                  alternatives: tuple[str, ...] = (),
-                 windows: bool | None = None) -> SemanticEvidence:
+                 windows: bool | None = None,
+                 normalise: bool | None = None) -> SemanticEvidence:
         """The model's scores for each point (and the reference answers) against the answer,
         and the embedder's similarities. With ``authored`` given, the reference pairs and the
         embedder run only if that calibration weighs them (the reference is the longest pair:
         skipping it saves a third of the time), and sentence windows as it says (``windows``
         overrides). ``alternatives`` are further acceptable reference answers: the nearest
-        one counts."""
+        one counts. ``normalise`` overrides the calibration's choice of dividing each point's
+        score by the reference answer's own (``reference`` only)."""
         references = [r for r in (reference, *alternatives) if r]
         calibration = self.calibration(authored) if authored is not None else None
         scored = references if calibration is None or calibration.w_reference > 0 else []
         if windows is None:
             windows = calibration.windows if calibration is not None else True
-        stretches = sentence_windows(answer, min(MAX_WINDOWS, max(
-            2, MAX_WINDOW_PAIRS // max(1, len(point_texts))))) if point_texts and windows else []
-        s = self.encoder_for(authored).score([(t, answer) for t in point_texts]
-                               + [(r, answer) for r in scored]
-                               + [(t, w) for t in point_texts for w in stretches]).tolist()
-        n = len(point_texts)
-        points = s[:n]
-        if stretches:
-            # Each point's best reading: the whole answer or one stretch of it.
-            by_window = np.array(s[n + len(scored):]).reshape(n, len(stretches)).max(axis=1)
-            points = [max(a, float(b)) for a, b in zip(points, by_window, strict=True)]
+        if normalise is None:
+            normalise = calibration.normalise if calibration is not None else False
+        encoder = self.encoder_for(authored)
+        points, refs = _readings(encoder, point_texts, answer, scored, windows)
+        if normalise and reference and point_texts:
+            full = self.self_reading(encoder, tuple(point_texts), reference, windows)
+            points = [min(1.0, p / max(f, SELF_READING_FLOOR))
+                      for p, f in zip(points, full, strict=True)]
         cos = cos_demoted = cos_question = 0.0
         if self.embedder is not None and (calibration is None or calibration.uses_embedder):
             cos, cos_demoted, cos_question = self._similarities(answer, references, question)
         return SemanticEvidence(
-            reference=max(s[n:n + len(scored)]) if scored else -1.0,
+            reference=max(refs) if refs else -1.0,
             points=points, cos=cos, cos_demoted=cos_demoted,
-            cos_question=cos_question)
+            cos_question=cos_question,
+            length_ratio=content_words(answer) / max(1, content_words(reference))
+            if reference else 1.0)
+
+    @staticmethod
+    @lru_cache(maxsize=2048)
+    def self_reading(encoder: CrossEncoder, point_texts: tuple[str, ...], reference: str,
+                     windows: bool) -> tuple[float, ...]:
+        """The model's score for each point against the reference answer itself, read as an
+        answer is: the same for every answer to a question, so computed once per question."""
+        return tuple(_readings(encoder, list(point_texts), reference, [], windows)[0])
 
     def _similarities(self, answer: str, references: list[str],
                       question: str | None) -> tuple[float, float, float]:
@@ -252,12 +280,15 @@ class SemanticGrader:
 
     @staticmethod
     def features(rubric: float, point_coverage: list[float], ev: SemanticEvidence,
-                 weights: list[float]) -> list[float]:
+                 weights: list[float], depth: float = 0.0) -> list[float]:
         """[rubric, reference, points, either, cos, cos_demoted, cos_question]: what the
-        calibration weighs (in the order of ``FEATURES``)."""
+        calibration weighs (in the order of ``FEATURES``); ``depth`` as in ``Calibration``."""
         total = sum(weights) or 1.0
         either = sum(w * max(c, s) for w, c, s in
                      zip(weights, point_coverage, ev.points, strict=True)) / total
+        if depth > 0:
+            covered = sum(w * c for w, c in zip(weights, point_coverage, strict=True)) / total
+            either = covered + (either - covered) * min(1.0, ev.length_ratio / depth)
         points = ev.points_mean(weights)
         ref = ev.reference if ev.reference >= 0 else points
         return [rubric, ref, points, either, ev.cos, ev.cos_demoted, ev.cos_question]
@@ -265,7 +296,7 @@ class SemanticGrader:
     def combine(self, rubric: float, point_coverage: list[float], ev: SemanticEvidence,
                 weights: list[float], *, authored: bool) -> float:
         c = self.calibration(authored)
-        f = self.features(rubric, point_coverage, ev, weights)
+        f = self.features(rubric, point_coverage, ev, weights, c.depth)
         value = c.bias + sum(getattr(c, name) * x
                              for name, x in zip(self.FEATURES, f, strict=True))
         return float(min(1.0, max(0.0, value)))
@@ -273,6 +304,22 @@ class SemanticGrader:
     def off_topic(self, rubric: float, ev: SemanticEvidence, *, authored: bool) -> bool:
         c = self.calibration(authored)
         return ev.relevance < c.gate and rubric < c.gate_rubric
+
+
+def _readings(encoder: CrossEncoder, point_texts: list[str], answer: str, references: list[str],
+              windows: bool) -> tuple[list[float], list[float]]:
+    """One batch: each point's best reading (the whole answer or, with ``windows``, one
+    stretch of it) and each reference against the whole answer."""
+    stretches = sentence_windows(answer, min(MAX_WINDOWS, max(
+        2, MAX_WINDOW_PAIRS // max(1, len(point_texts))))) if point_texts and windows else []
+    s = encoder.score([(t, answer) for t in point_texts] + [(r, answer) for r in references]
+                      + [(t, w) for t in point_texts for w in stretches]).tolist()
+    n = len(point_texts)
+    points = s[:n]
+    if stretches:
+        by_window = np.array(s[n + len(references):]).reshape(n, len(stretches)).max(axis=1)
+        points = [max(a, float(b)) for a, b in zip(points, by_window, strict=True)]
+    return points, s[n:n + len(references)]
 
 
 def model_available(model_dir: Path = MODEL_DIR) -> bool:

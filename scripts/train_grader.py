@@ -4,19 +4,18 @@ A development step, not part of ``make test``. Needs the ``train`` extra (torch,
 onnx) and the public data sets as git mirrors or their files:
 
   python scripts/train_grader.py prepare --semeval SEMEVAL_GIT_DIR --saf SAF_GIT_DIR --out DIR
-  python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run2 --epochs 1 \
-      --hard-negatives
-  python scripts/train_grader.py export --run DIR/run2 --file grader.int8.onnx
   python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run5 --epochs 2 \
       --peer-references 2 --threads 2
-  python scripts/train_grader.py export --run DIR/run5 --file grader_derived.int8.onnx
+  python scripts/train_grader.py export --run DIR/run5 --file grader.int8.onnx
   python scripts/train_grader.py calibrate --data DIR --dest agents/grader_model
 
-Two models: ``grader.int8.onnx`` (trained with hard negatives) reads the bank's authored
-points in the interview; ``grader_derived.int8.onnx`` reads points cut from a reference answer
-(``viva grade``), where it agreed better with the dev questions' labels. It is trained with
-other students' fully correct answers as further references (``--peer-references``): correct
-answers state the same idea in other words.
+One model, ``grader.int8.onnx`` (run 5), reads both the bank's authored points in the interview
+and points cut from a reference answer (``viva grade``). It is trained with other students'
+fully correct answers as further references (``--peer-references``): correct answers state the
+same idea in other words. (``--hard-negatives`` adds flipped claims and shuffled keywords: run
+2, which read the bank's points until the bank's combination was fitted on its labelled
+answers.) ``calibrate --authored-model/--derived-model`` can still give each kind of points a
+model of its own.
 
 ``prepare`` writes train/dev/test JSONL: SemEval-2013 Task 7 (SciEntsBank + Beetle, 3-way
 labels, CC BY-SA 3.0) and SAF (English, networking, MIT). Questions of the SemEval
@@ -402,9 +401,95 @@ def _nonnegative_fit(x: Any, y: Any, allowed: list[int]) -> Any:
     return coef
 
 
+BANK_SHARES = [round(0.05 * i, 2) for i in range(21)]  # w_rubric; w_either = 1 - w_rubric
+BANK_DEPTHS = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5]  # Calibration.depth; 0 = none
+
+
+def _bank_cases(grader: Any, calibration: Any) -> list[tuple[float, Any, float | None]]:
+    """The bank's labelled answers graded as the interview grades them, with what the
+    combination is given recorded: (label, recorded inputs or the fixed score of an answer
+    the models never saw, the cap applied after the combination)."""
+    from agents.evaluate import EvaluateAgent
+    from agents.knowledge import KnowledgeAgent
+    from agents.providers.rubric import RubricProvider
+    from agents.question_bank import load_question_bank
+    from agents.semantic import Calibrations, SemanticGrader
+
+    mark = 0.987654  # above every cap: a lower final score is the cap
+
+    class Recorder(SemanticGrader):
+        seen: tuple[Any, ...] | None = None
+
+        def combine(self, *args: Any, authored: bool) -> float:
+            self.seen = args
+            return mark
+
+    recorder = Recorder(grader.encoder, Calibrations(authored=calibration), grader.embedder)
+    bank = load_question_bank()
+    knowledge = KnowledgeAgent(bank)
+    agent = EvaluateAgent(RubricProvider(), recorder, bank=bank)
+    cases: list[tuple[float, Any, float | None]] = []
+    for r in _read(ROOT / "tests" / "data" / "grading_labelled.jsonl"):
+        q = bank.get(r["question_id"])
+        recorder.seen = None
+        final = agent.judge(q.text, r["answer"], knowledge.for_question(q)).score
+        if recorder.seen is None:
+            cases.append((float(r["label"]), final, None))
+        else:
+            cases.append((float(r["label"]), (q.id, recorder.seen),
+                          None if final == round(mark, 3) else final))
+    return cases
+
+
+def _fit_bank(grader: Any, calibration: Any) -> dict[str, Any]:
+    """w_rubric / w_either and depth for the bank's points: the grid point with the highest r
+    on the bank's labelled answers, and (reported) the same choice made leave-one-question-out,
+    each question's answers scored by weights chosen on the other questions'."""
+    import dataclasses
+
+    import numpy as np
+
+    from agents.semantic import Calibrations, SemanticGrader
+
+    cases = _bank_cases(grader, calibration)
+    labels = np.array([c[0] for c in cases])
+    questions = np.array([c[1][0] if isinstance(c[1], tuple) else "" for c in cases])
+    grid = [(s, d) for s in BANK_SHARES for d in BANK_DEPTHS]
+    scores = {}
+    for share, depth in grid:
+        g = SemanticGrader(grader.encoder, Calibrations(authored=dataclasses.replace(
+            calibration, w_rubric=share, w_reference=0.0, w_points=0.0, w_either=1 - share,
+            depth=depth)))
+        scores[share, depth] = np.array([
+            c[1] if not isinstance(c[1], tuple) else
+            (lambda v: round(v, 3) if c[2] is None else min(v, c[2]))(
+                g.combine(*c[1][1], authored=True)) for c in cases])
+
+    def r(pred: Any, mask: Any) -> float:
+        return pearson(pred[mask].tolist(), labels[mask].tolist())
+
+    every = np.ones(len(cases), dtype=bool)
+    best = max(grid, key=lambda k: r(scores[k], every))
+    held_out = np.zeros(len(cases))
+    for q in sorted(set(questions) - {""}):
+        own = questions == q
+        pick = max(grid, key=lambda k: r(scores[k], ~own))
+        held_out[own] = scores[pick][own]
+    fixed = questions == ""
+    held_out[fixed] = scores[best][fixed]  # never combined: the same under any weights
+    return {"weights": {"w_rubric": best[0], "w_either": round(1 - best[0], 4),
+                        "depth": best[1]},
+            "bank_answers": len(cases), "bank_pearson_fit": round(r(scores[best], every), 4),
+            "bank_pearson_leave_one_question_out": round(r(held_out, every), 4),
+            "bank_pearson_rubric_shares_no_depth": {
+                str(s): round(r(scores[s, 0.0], every), 4) for s in BANK_SHARES[::4]}}
+
+
 def calibrate(args: argparse.Namespace) -> None:
-    """Fit the combination of rubric coverage and cross-encoder scores on the dev questions
-    (never the test questions, never the bank's labelled sets) and write calibration.json.
+    """Fit the combination of rubric coverage and cross-encoder scores and write
+    calibration.json: for points cut from a reference on the dev questions (never the test
+    questions); for the bank's points on the bank's labelled answers (``_fit_bank``: two
+    weights, scored leave-one-question-out), with the relevance gate from the dev questions.
 
     Features per answer, as ``agents.evaluate.judge`` computes them for ``viva grade``:
     rubric coverage of points derived from the reference, the cross-encoder on (reference,
@@ -418,7 +503,7 @@ def calibrate(args: argparse.Namespace) -> None:
 
     from agents.grading import derive_points, grade
     from agents.relevance import default_embedder
-    from agents.semantic import Calibrations, CrossEncoder, SemanticGrader
+    from agents.semantic import Calibration, Calibrations, CrossEncoder, SemanticGrader
 
     dest = Path(args.dest)
     # One cross-encoder per kind of points (the same file for both when only one is given).
@@ -440,7 +525,7 @@ def calibrate(args: argparse.Namespace) -> None:
             items.append((group[0], rng.choice(
                 [other[0]["references"][0]] + [o["answer"] for o in other]), 0.0, True))
     modes = {"derived": True, "authored": False}  # sentence windows: derived only
-    feats: dict[str, list[list[float]]] = {m: [] for m in modes}
+    inputs: dict[str, list[tuple[Any, ...]]] = {m: [] for m in modes}
     relevance: dict[str, list[float]] = {m: [] for m in modes}
     labels, rubric = [], []
     for row, answer, label, _ in items:
@@ -452,12 +537,17 @@ def calibrate(args: argparse.Namespace) -> None:
         for mode, windows in modes.items():
             ev = graders[mode].evidence(answer, ref, [p.text for p in points],
                                         question=row["question"], windows=windows,
-                                        alternatives=tuple(row["references"][1:]))
-            feats[mode].append([1.0, *SemanticGrader.features(g.score, coverage, ev, w)])
+                                        alternatives=tuple(row["references"][1:]),
+                                        normalise=mode == "authored")
+            inputs[mode].append((g.score, coverage, ev, w))
             relevance[mode].append(ev.relevance)
         labels.append(label)
         rubric.append(g.score)
-    x, y = np.array(feats["derived"]), np.array(labels)
+
+    def features(mode: str, depth: float = 0.0) -> Any:
+        return np.array([[1.0, *SemanticGrader.features(*i, depth)] for i in inputs[mode]])
+
+    x, y = features("derived"), np.array(labels)
     names = ["bias", *SemanticGrader.FEATURES]
     real = np.array([not it[3] for it in items])
     good = np.array([it[2] >= 0.5 and not it[3] for it in items])
@@ -469,16 +559,29 @@ def calibrate(args: argparse.Namespace) -> None:
         "dev_pearson_reference_only": round(pearson(list(x[real, 2]), list(y[real])), 4),
         "dev_pearson_points_only": round(pearson(list(x[real, 3]), list(y[real])), 4),
         "dev_pearson_similarity_demoted": round(pearson(list(x[real, 6]), list(y[real])), 4)}
-    # ``authored``: the bank's points are matched precisely by the rubric, so the model may
-    # only add credit it missed (rubric and either), never trade it for similarity.
-    for mode, allowed in (("derived", list(range(len(names)))), ("authored", [0, 1, 4])):
-        xm, rel = np.array(feats[mode]), np.array(relevance[mode])
+    for mode in modes:
+        xm, rel = features(mode), np.array(relevance[mode])
         gate = float(np.quantile(rel[good], 0.01))
-        coef = _nonnegative_fit(xm, y, allowed)
+        if mode == "derived":
+            coef = _nonnegative_fit(xm, y, list(range(len(names))))
+            params[mode] = {n: round(float(c), 4) for n, c in zip(names, coef, strict=True)}
+        else:
+            # ``authored``: the bank's points are matched precisely by the rubric, so the model
+            # may only add credit it missed (rubric and either). No public set has authored
+            # points or asks for spoken explanations, so the two weights are fitted on the
+            # bank's labelled answers, and that fit is scored leave-one-question-out.
+            params[mode] = {n: 0.0 for n in names}
+            fit = _fit_bank(graders[mode], Calibration(
+                w_rubric=0.0, w_reference=0.0, w_points=0.0, w_either=1.0, gate=gate,
+                normalise=True, model=models[mode]))
+            params[mode] |= fit.pop("weights")
+            report |= fit
+            coef = np.array([params[mode][n] for n in names])
+            xm = features(mode, params[mode]["depth"])
         pred = np.clip(xm @ coef, 0, 1)
-        params[mode] = {n: round(float(c), 4) for n, c in zip(names, coef, strict=True)}
         params[mode] |= {"gate": round(gate, 4), "gate_rubric": 0.5, "off_topic_cap": 0.1,
-                         "windows": modes[mode], "model": models[mode]}
+                         "windows": modes[mode], "normalise": mode == "authored",
+                         "model": models[mode]}
         report[f"dev_pearson_{mode}"] = round(pearson(pred[real].tolist(), y[real].tolist()), 4)
         report[f"dev_mae_{mode}"] = round(float(np.abs(pred[real] - y[real]).mean()), 4)
         report[f"dev_off_topic_gated_{mode}"] = round(float(
@@ -517,12 +620,12 @@ def main(argv: list[str]) -> int:
     e.add_argument("--run", required=True)
     e.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
     e.add_argument("--file", default="grader.int8.onnx",
-                   help="grader.int8.onnx (the bank's points) or grader_derived.int8.onnx")
+                   help="the file under --dest the calibration names (grader.int8.onnx)")
     c = sub.add_parser("calibrate")
     c.add_argument("--data", required=True)
     c.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
     c.add_argument("--authored-model", default="grader.int8.onnx")
-    c.add_argument("--derived-model", default="grader_derived.int8.onnx")
+    c.add_argument("--derived-model", default="grader.int8.onnx")
     args = parser.parse_args(argv)
     {"prepare": prepare, "train": train, "export": export, "calibrate": calibrate}[args.cmd](args)
     return 0

@@ -8,6 +8,7 @@ import re
 import socket
 import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from agents.question_bank import load_question_bank
 from agents.semantic import (
     MODEL_DIR,
     CrossEncoder,
+    SemanticEvidence,
     SemanticGrader,
     default_grader,
     model_available,
@@ -59,12 +61,12 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def test_both_models_load_from_the_repo_with_no_network(no_network: None) -> None:
-    """The bank's points and points cut from a reference are read by their own models."""
+def test_the_model_loads_from_the_repo_with_no_network(no_network: None) -> None:
+    """Every model file a calibration names is in the repository and loads offline."""
     assert model_available(MODEL_DIR)
-    assert GRADER is not None and GRADER.derived_encoder is not None
-    assert GRADER.calibrations.derived.model != GRADER.calibrations.authored.model
-    for file in (GRADER.calibrations.authored.model, GRADER.calibrations.derived.model):
+    assert GRADER is not None
+    for file in {GRADER.calibrations.authored.model, GRADER.calibrations.derived.model}:
+        assert (MODEL_DIR / file).exists(), file
         _scores_a_match_above_a_mismatch(CrossEncoder.load(MODEL_DIR, file=file))
 
 
@@ -122,16 +124,50 @@ def test_a_paraphrase_gets_credit_the_rubric_cannot_see() -> None:
     k = KNOW.for_question(BANK.get(qid))
     assert judge(PARAPHRASE, k.points, k.misconceptions).score == 0.0
     j = judged(qid, PARAPHRASE)
-    assert not j.off_topic and j.score >= 0.15
+    # Past the interview's 0.6 threshold for a good answer (it was 0.22 before each point's
+    # score was scaled by the reference answer's own) ...
+    assert not j.off_topic and j.score >= 0.6
     # ... while an empty statement on the same subject stays a correction.
     assert score(qid, "It is a list and lists are fine in Python.") < 0.3
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: the bank's cross-encoder gives a keyword-free "
-                   "paraphrase about a fifth of a reference answer's score (see MODEL_CARD.md)")
+@pytest.mark.xfail(strict=True, reason="known gap: a keyword-free paraphrase scores 0.70 against "
+                   "the reference answer's 1.0 (see MODEL_CARD.md)")
 def test_a_paraphrase_without_shared_keywords_scores_like_the_reference() -> None:
     qid = "py-mutable-default"
     assert score(qid, PARAPHRASE) >= score(qid, BANK.get(qid).reference_answer) - 0.25
+
+
+def test_each_point_is_scored_against_the_reference_answers_own_reading() -> None:
+    """``normalise``: the reference answer defines full credit for each point."""
+    assert GRADER is not None
+    q = BANK.get("py-mutable-default")
+    texts = [p.text for p in q.assessment_points]
+    raw = GRADER.evidence(PARAPHRASE, q.reference_answer, texts, authored=True,
+                          normalise=False).points
+    scaled = GRADER.evidence(PARAPHRASE, q.reference_answer, texts, authored=True,
+                             normalise=True).points
+    own = GRADER.self_reading(GRADER.encoder_for(True), tuple(texts), q.reference_answer, False)
+    for r, s, f in zip(raw, scaled, own, strict=True):
+        assert s == pytest.approx(min(1.0, r / max(f, 0.5)))
+    assert sum(scaled) > sum(raw)
+    itself = GRADER.evidence(q.reference_answer, q.reference_answer, texts, authored=True,
+                             normalise=True).points
+    assert itself == [pytest.approx(min(1.0, f / max(f, 0.5))) for f in own]
+
+
+def test_model_credit_beyond_the_rubric_grows_with_what_the_answer_says() -> None:
+    """``depth``: the model's extra credit is scaled by the answer's length against the
+    reference's, so naming a point in a few words does not count as explaining it."""
+    ev = SemanticEvidence(reference=-1.0, points=[0.9, 0.9], length_ratio=0.25)
+    f = SemanticGrader.features
+    assert f(0.5, [0.5, 0.0], ev, [1.0, 1.0])[3] == pytest.approx(0.9)  # no depth: max
+    assert f(0.5, [0.5, 0.0], ev, [1.0, 1.0], depth=1.0)[3] == pytest.approx(0.25 + 0.65 * 0.25)
+    assert f(0.5, [0.5, 0.0], replace(ev, length_ratio=1.5), [1.0, 1.0],
+             depth=1.0)[3] == pytest.approx(0.9)
+    # A terse right answer on the bank gets less than the same facts explained.
+    brief = score("db-acid", "It stands for atomicity, consistency, isolation and durability.")
+    assert brief < score("db-acid", BANK.get("db-acid").reference_answer) - 0.3
 
 
 def test_keyword_salad_scores_below_an_explanation() -> None:
