@@ -100,12 +100,14 @@ def judge(answer: str, points: list[AssessmentPoint],
           reference: str | None = None,
           grader: SemanticGrader | None = None,
           relevance: Relevance | None = None, authored: bool = False,
-          question: str | None = None, alternatives: tuple[str, ...] = ()) -> Judgement:
+          question: str | None = None, alternatives: tuple[str, ...] = (),
+          reference_share: float = 1.0) -> Judgement:
     """Grade ``answer`` against ``points`` (and the reference answer, when there is one).
     ``relevance`` is the gate's verdict on whether the answer is about this question;
     ``authored`` says the points are the bank's (not cut from a reference answer);
     ``question`` lets the grader discount the question's own words; ``alternatives`` are
-    further acceptable reference answers."""
+    further acceptable reference answers; ``reference_share`` the part of the reference answer
+    ``points`` stand for."""
     # What the candidate says they are unsure of ("I'm not sure what happens when two keys
     # collide") is not evidence: neither the rubric nor the model sees those clauses.
     sure = [c for c in clauses(answer) if not _HEDGE.search(c)]
@@ -133,7 +135,8 @@ def judge(answer: str, points: list[AssessmentPoint],
     if grader is None:
         return result
     ev = grader.evidence(graded, reference, [p.text for p in g.points],
-                         authored=authored, question=question, alternatives=alternatives)
+                         authored=authored, question=question, alternatives=alternatives,
+                         reference_share=reference_share)
     if g.misconceptions:
         # The model reads meaning, not the authored wrong claims: cut what it credits.
         cut = [s * (MISCONCEPTION_POINT_FACTOR if pr.misconceptions else 1.0)
@@ -157,8 +160,9 @@ def judge(answer: str, points: list[AssessmentPoint],
     many_clauses = sure
     for d, s, pr in zip(point_dicts, ev.points, g.points, strict=True):
         d["semantic"] = round(s, 3)
-        d["coverage"] = round(max(pr.coverage, s), 3)
-        if s > pr.coverage and not d["evidence"] and many_clauses:
+        credit = round(grader.point_credit(pr.coverage, s, ev, authored=authored), 3)
+        d["coverage"] = credit
+        if credit > pr.coverage and not d["evidence"] and many_clauses:
             # Credited (even partly) in other words than the concepts' phrases: every score
             # points at evidence, so quote the clause the model finds closest to the point.
             if len(many_clauses) == 1:
@@ -208,7 +212,8 @@ class EvaluateAgent:
         j = judge(answer, points, knowledge.misconceptions,
                   reference=knowledge.reference_answer, grader=self.grader,
                   relevance=relevance, authored=knowledge.source_question_id is not None,
-                  question=question_text, alternatives=knowledge.alternative_references)
+                  question=question_text, alternatives=knowledge.alternative_references,
+                  reference_share=knowledge.reference_share)
         if j.off_topic and relevance is not None and relevance.nearest_other and self.bank:
             other = self.bank.get(relevance.nearest_other)
             j.about = " and ".join(other.tags[:2]) or other.topic.value.replace("_", " ")

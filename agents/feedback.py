@@ -76,6 +76,13 @@ def _said(evaluation: Evaluation, kind: FeedbackKind) -> str:
         by_quote.setdefault(str(_quote(p)), []).append(inline_sentence(str(p["text"])))
     for quote, shows in by_quote.items():
         parts.append(f"You said “{quote}”: that shows {' and that '.join(shows)}.")
+    # Points the model recognised but credited little because the answer is brief against the
+    # reference (``Calibration.depth``): say so rather than "I did not hear the main ideas".
+    named = [p for p in points
+             if _cov(p) < 0.5 <= float(str(p.get("semantic", 0))) and _quote(p)]
+    if named and not covered:
+        parts.append(f"You said “{_quote(named[0])}”: that is the right subject, but it names "
+                     "the ideas more than it explains them.")
     n_missing = sum(_cov(p) < 0.5 for p in points)
     if kind != "comment" and n_missing and len(points) > 1:
         shown = len(points) - n_missing

@@ -22,6 +22,9 @@ class Knowledge:
     source_question_id: str | None
     # Further acceptable reference answers (public data sets give several); the nearest counts.
     alternative_references: tuple[str, ...] = ()
+    # The share of the reference answer the points stand for (a follow-up probes some of its
+    # parent's points): how long a full answer to them is expected to be.
+    reference_share: float = 1.0
 
 
 NO_STANDARD_ANSWER = Knowledge(False, None, [], [], None)
@@ -43,9 +46,11 @@ class KnowledgeAgent:
         points = [question.point(pid) for pid in followup.probes]
         # A follow-up is graded on the points it probes, renormalised to weight 1.
         total = sum(p.weight for p in points)
+        share = total / (sum(p.weight for p in question.assessment_points) or 1.0)
         points = [p.model_copy(update={"weight": p.weight / total}) for p in points]
         misc = [m for m in question.misconceptions if m.point in set(followup.probes)]
-        return Knowledge(True, question.reference_answer, points, misc, question.id)
+        return Knowledge(True, question.reference_answer, points, misc, question.id,
+                         reference_share=min(1.0, share))
 
     def about(self, answer: str, exclude: str | None = None, floor: float = 0.12,
               ) -> str | None:

@@ -187,6 +187,11 @@ def sentence_windows(answer: str, limit: int = MAX_WINDOWS) -> list[str]:
     return [" ".join(said[i:i + size]) for i in range(0, len(said), size)]
 
 
+def depth_factor(ev: SemanticEvidence, depth: float) -> float:
+    """How much of the model's extra credit counts: min(1, length ratio / depth)."""
+    return min(1.0, ev.length_ratio / depth)
+
+
 def content_words(text: str) -> int:
     return sum(w not in STOP_WORDS for w in tokens(text))
 
@@ -220,14 +225,16 @@ class SemanticGrader:
                  authored: bool | None = None, question: str | None = None,
                  alternatives: tuple[str, ...] = (),
                  windows: bool | None = None,
-                 normalise: bool | None = None) -> SemanticEvidence:
+                 normalise: bool | None = None,
+                 reference_share: float = 1.0) -> SemanticEvidence:
         """The model's scores for each point (and the reference answers) against the answer,
         and the embedder's similarities. With ``authored`` given, the reference pairs and the
         embedder run only if that calibration weighs them (the reference is the longest pair:
         skipping it saves a third of the time), and sentence windows as it says (``windows``
         overrides). ``alternatives`` are further acceptable reference answers: the nearest
         one counts. ``normalise`` overrides the calibration's choice of dividing each point's
-        score by the reference answer's own (``reference`` only)."""
+        score by the reference answer's own (``reference`` only). ``reference_share`` is the
+        part of the reference the points stand for (its length is scaled by it)."""
         references = [r for r in (reference, *alternatives) if r]
         calibration = self.calibration(authored) if authored is not None else None
         scored = references if calibration is None or calibration.w_reference > 0 else []
@@ -248,8 +255,8 @@ class SemanticGrader:
             reference=max(refs) if refs else -1.0,
             points=points, cos=cos, cos_demoted=cos_demoted,
             cos_question=cos_question,
-            length_ratio=content_words(answer) / max(1, content_words(reference))
-            if reference else 1.0)
+            length_ratio=content_words(answer) / max(1.0, reference_share * content_words(
+                reference)) if reference else 1.0)
 
     @staticmethod
     @lru_cache(maxsize=2048)
@@ -288,7 +295,7 @@ class SemanticGrader:
                      zip(weights, point_coverage, ev.points, strict=True)) / total
         if depth > 0:
             covered = sum(w * c for w, c in zip(weights, point_coverage, strict=True)) / total
-            either = covered + (either - covered) * min(1.0, ev.length_ratio / depth)
+            either = covered + (either - covered) * depth_factor(ev, depth)
         points = ev.points_mean(weights)
         ref = ev.reference if ev.reference >= 0 else points
         return [rubric, ref, points, either, ev.cos, ev.cos_demoted, ev.cos_question]
@@ -300,6 +307,14 @@ class SemanticGrader:
         value = c.bias + sum(getattr(c, name) * x
                              for name, x in zip(self.FEATURES, f, strict=True))
         return float(min(1.0, max(0.0, value)))
+
+    def point_credit(self, coverage: float, score: float, ev: SemanticEvidence, *,
+                     authored: bool) -> float:
+        """One point's credit as ``either`` counts it: the rubric's coverage, or the model's
+        score when higher, its excess scaled by ``depth`` as in ``features``."""
+        c = self.calibration(authored)
+        factor = depth_factor(ev, c.depth) if c.depth > 0 else 1.0
+        return coverage + max(0.0, score - coverage) * factor
 
     def off_topic(self, rubric: float, ev: SemanticEvidence, *, authored: bool) -> bool:
         c = self.calibration(authored)

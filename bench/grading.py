@@ -1,6 +1,8 @@
 """``viva bench grading``: agreement of Viva's grades with human labels, and their cost.
 
-- ``bank_points``: answers to bank questions, graded on the bank's authored points;
+- ``bank_points``: answers to bank questions, graded on the bank's authored points. Two numbers
+  of the bank's combination are fitted on this set, so its r is in-sample; ``fitted_on_this_set``
+  carries the leave-one-question-out r from ``calibration_report.json``;
 - ``reference_only``: answers to questions outside the bank, graded from the reference answer
   alone (as ``viva grade --batch`` does). Both in-house sets were written for this project;
 - ``public_unseen``: real student answers graded by humans, on questions the grader never saw
@@ -30,7 +32,7 @@ from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.providers.base import LanguageProvider
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import QuestionBank, load_question_bank
-from agents.semantic import default_grader
+from agents.semantic import MODEL_DIR, default_grader
 from bench.stats import pearson, percentile
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -153,6 +155,12 @@ def _in_house(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
         timer.section = name
         combined, rubric, labels = _pairs(rows, timer)
         out[name] = figures(combined, labels) | {"rubric_only": figures(rubric, labels)}
+    report = MODEL_DIR / "calibration_report.json"
+    if timer.agent.grader is not None and report.exists():
+        fit = json.loads(report.read_text())
+        if "bank_pearson_leave_one_question_out" in fit:
+            out["bank_points"]["fitted_on_this_set"] = {
+                "leave_one_question_out_pearson_r": fit["bank_pearson_leave_one_question_out"]}
     return out
 
 

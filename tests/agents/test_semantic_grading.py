@@ -165,9 +165,17 @@ def test_model_credit_beyond_the_rubric_grows_with_what_the_answer_says() -> Non
     assert f(0.5, [0.5, 0.0], ev, [1.0, 1.0], depth=1.0)[3] == pytest.approx(0.25 + 0.65 * 0.25)
     assert f(0.5, [0.5, 0.0], replace(ev, length_ratio=1.5), [1.0, 1.0],
              depth=1.0)[3] == pytest.approx(0.9)
-    # A terse right answer on the bank gets less than the same facts explained.
-    brief = score("db-acid", "It stands for atomicity, consistency, isolation and durability.")
-    assert brief < score("db-acid", BANK.get("db-acid").reference_answer) - 0.3
+    # A terse right answer on the bank gets less than the same facts explained, its points
+    # are credited as the total is, and the feedback says it names more than it explains.
+    terse = "It stands for atomicity, consistency, isolation and durability."
+    j = judged("db-acid", terse)
+    assert j.score < score("db-acid", BANK.get("db-acid").reference_answer) - 0.3
+    assert all(float(p["coverage"]) < 0.5 <= float(p["semantic"])  # type: ignore[arg-type]
+               for p in j.points if float(p["semantic"]) >= 0.9)  # type: ignore[arg-type]
+    ev = Evaluation(score=j.score, has_standard_answer=True, points=j.points,
+                    misconceptions=j.misconceptions, reason=j.reason)
+    text = bank_feedback(BANK.get("db-acid"), ev).text
+    assert "names the ideas more than it explains them" in text and terse.rstrip(".") in text
 
 
 def test_keyword_salad_scores_below_an_explanation() -> None:
@@ -428,3 +436,21 @@ def test_an_answer_gated_as_off_topic_does_not_run_the_model() -> None:
     assert j.off_topic and j.score <= 0.1 and counting.calls == 0
     agent.judge(q.text, q.reference_answer, KNOW.for_question(q))
     assert counting.calls >= 1
+
+
+def test_a_follow_up_expects_the_length_of_the_points_it_probes() -> None:
+    """A follow-up probes some of its parent's points: its answer is measured against that
+    part of the reference answer, not the whole, before the model's credit is scaled."""
+    assert GRADER is not None
+    q = next(q for q in TECHNICAL if any(len(f.probes) < len(q.assessment_points)
+                                         for f in q.followups))
+    f = next(f for f in q.followups if len(f.probes) < len(q.assessment_points))
+    k = KNOW.for_question(q, f.id)
+    share = sum(q.point(p).weight for p in f.probes) / sum(p.weight for p in q.assessment_points)
+    assert k.reference_share == pytest.approx(share) and share < 1
+    answer = k.points[0].text
+    texts = [p.text for p in k.points]
+    whole = GRADER.evidence(answer, q.reference_answer, texts, authored=True)
+    part = GRADER.evidence(answer, q.reference_answer, texts, authored=True,
+                           reference_share=k.reference_share)
+    assert part.length_ratio == pytest.approx(whole.length_ratio / share, rel=0.05)
