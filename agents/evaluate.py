@@ -196,9 +196,14 @@ class EvaluateAgent:
         self.model_deadline_s = model_deadline_s
 
     def warm(self) -> None:
-        """Load the models and embed the bank now, not on the first answer."""
+        """Load the models, embed the bank and read its reference answers now, not on the
+        first answer."""
         if self.gate is not None:
             self.gate.warm()
+        if self.grader is not None and self.bank is not None:
+            for q in self.bank.questions.values():
+                if q.reference_answer:
+                    self.grader.prepare(q.reference_answer, [p.text for p in q.assessment_points])
 
     def judge(self, question_text: str, answer: str, knowledge: Knowledge) -> Judgement:
         points = knowledge.points

@@ -259,12 +259,19 @@ class SemanticGrader:
                 reference)) if reference else 1.0)
 
     @staticmethod
-    @lru_cache(maxsize=2048)
     def self_reading(encoder: CrossEncoder, point_texts: tuple[str, ...], reference: str,
                      windows: bool) -> tuple[float, ...]:
         """The model's score for each point against the reference answer itself, read as an
-        answer is: the same for every answer to a question, so computed once per question."""
-        return tuple(_readings(encoder, list(point_texts), reference, [], windows)[0])
+        answer is: the same for every answer to a question, so computed once per point (a
+        follow-up's points share their parent's)."""
+        return tuple(_self_point(encoder, t, reference, windows) for t in point_texts)
+
+    def prepare(self, reference: str, point_texts: list[str]) -> None:
+        """Compute the bank's self readings now (at start-up), not on a question's first
+        answer."""
+        c = self.calibrations.authored
+        if c.normalise and reference and point_texts:
+            self.self_reading(self.encoder_for(True), tuple(point_texts), reference, c.windows)
 
     def _similarities(self, answer: str, references: list[str],
                       question: str | None) -> tuple[float, float, float]:
@@ -319,6 +326,11 @@ class SemanticGrader:
     def off_topic(self, rubric: float, ev: SemanticEvidence, *, authored: bool) -> bool:
         c = self.calibration(authored)
         return ev.relevance < c.gate and rubric < c.gate_rubric
+
+
+@lru_cache(maxsize=4096)
+def _self_point(encoder: CrossEncoder, point: str, reference: str, windows: bool) -> float:
+    return _readings(encoder, [point], reference, [], windows)[0][0]
 
 
 def _readings(encoder: CrossEncoder, point_texts: list[str], answer: str, references: list[str],

@@ -257,6 +257,7 @@ async def _model_figures(provider: LanguageProvider, bank: QuestionBank, limit: 
 async def run(public_limit: int | None = None, model_limit: int = 0) -> dict[str, Any]:
     bank = load_question_bank()
     agent = EvaluateAgent(RubricProvider(), bank=bank)
+    agent.warm()  # as the server does at start-up: times are per answer, not per first answer
     timer = _Timer(agent)
     parts = (["cross-encoder"] if agent.grader else []) + (["relevance gate"] if agent.gate
                                                            else [])

@@ -454,3 +454,15 @@ def test_a_follow_up_expects_the_length_of_the_points_it_probes() -> None:
     part = GRADER.evidence(answer, q.reference_answer, texts, authored=True,
                            reference_share=k.reference_share)
     assert part.length_ratio == pytest.approx(whole.length_ratio / share, rel=0.05)
+
+
+def test_warm_reads_each_bank_reference_once_before_any_answer() -> None:
+    """The reference answers' own readings are computed at start-up, not in a live turn."""
+    from agents.semantic import _self_point
+
+    AGENT.warm()
+    before = _self_point.cache_info()
+    assert before.currsize >= sum(len(q.assessment_points) for q in TECHNICAL)
+    judged("ds-hash-table", "A hash function maps each key to a bucket in an array.")
+    judged("py-mutable-default", PARAPHRASE)
+    assert _self_point.cache_info().misses == before.misses
