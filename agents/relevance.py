@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.question_bank import QuestionBank
+from core.onnx_cpu import cpu_session, wordpiece
 
 TOKENIZER = Path(__file__).resolve().parent / "grader_model" / "tokenizer.json"
 OPEN_TOPICS = {"projects", "behavioral"}
@@ -40,17 +41,8 @@ class Embedder:
     CACHE = 512
 
     def __init__(self, model_path: Path, tokenizer_path: Path = TOKENIZER, threads: int = 1):
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(str(model_path), options,
-                                             providers=["CPUExecutionProvider"])
-        self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
-        self._tokenizer.enable_truncation(256)
-        self._tokenizer.no_padding()
+        self._session = cpu_session(model_path, threads)
+        self._tokenizer = wordpiece(tokenizer_path, 256)
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from agents.grading import STOP_WORDS, sentences, stem, tokens
 from agents.relevance import Embedder, default_embedder
+from core.onnx_cpu import cpu_session, wordpiece
 
 MODEL_DIR = Path(__file__).resolve().parent / "grader_model"
 MODEL_FILE = "grader.int8.onnx"
@@ -123,19 +124,8 @@ class CrossEncoder:
     @classmethod
     def load(cls, model_dir: Path = MODEL_DIR, threads: int = 1,
              file: str = MODEL_FILE) -> CrossEncoder:
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        session = ort.InferenceSession(str(model_dir / file), options,
-                                       providers=["CPUExecutionProvider"])
-        tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-        tokenizer.enable_truncation(MAX_LEN)
-        tokenizer.no_padding()
-        return cls(session, tokenizer)
+        return cls(cpu_session(model_dir / file, threads),
+                   wordpiece(model_dir / "tokenizer.json", MAX_LEN))
 
     def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         if not pairs:

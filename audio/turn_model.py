@@ -25,6 +25,7 @@ import numpy as np
 
 from audio.model_files import ModelNotInstalled, _package_dir
 from audio.pcm import STT_RATE
+from core.onnx_cpu import cpu_session
 
 WINDOW_S = 8  # the model hears the last 8 s, left-padded with zeros
 
@@ -62,17 +63,9 @@ class SmartTurnModel(TurnCompletionModel):
     name = "smart-turn-v3.2"
 
     def __init__(self, threads: int = 1):
-        import onnxruntime as ort
-
         folder = _smart_turn_dir()
         self._features = _load_features(folder)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        self._session = ort.InferenceSession(
-            str(folder / "data" / "smart-turn-v3.2-cpu.onnx"), sess_options=options,
-            providers=["CPUExecutionProvider"])
+        self._session = cpu_session(folder / "data" / "smart-turn-v3.2-cpu.onnx", threads)
         self._lock = threading.Lock()  # one run at a time: it is ~40 ms on one core
         self.last_ms = 0.0
 
