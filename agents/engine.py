@@ -477,7 +477,8 @@ class InterviewEngine:
 
         return await self._step(session_id, fn)
 
-    async def report(self, session_id: str) -> Report:
-        state = await self.load(session_id)
+    async def report(self, session_id: str, state: InterviewState | None = None) -> Report:
+        """The session's report; ``state`` when the caller has just loaded it."""
+        state = state if state is not None else await self.load(session_id)
         review = await self.redis.hgetall(keys.session_review(session_id))
         return final_report(state, self._coding_summary(state), review or None)

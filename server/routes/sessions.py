@@ -88,19 +88,19 @@ async def get_session(session_id: str, access: SessionAccess, engine: EngineDep,
 @router.get("/api/sessions/{session_id}/report")
 async def get_report(session_id: str, access: SessionAccess, engine: EngineDep,
                      settings: SettingsDep) -> dict[str, object]:
-    archived = await _live_or_archived(engine, settings, session_id)
-    if archived is not None:
-        return archived.report()
-    return (await engine.report(session_id)).model_dump()
+    state = await _state_or_archive(engine, settings, session_id)
+    if isinstance(state, ArchivedSession):
+        return state.report()
+    return (await engine.report(session_id, state)).model_dump()
 
 
 @router.get("/sessions/{session_id}/report", response_class=HTMLResponse)
 async def report_page(session_id: str, access: SessionAccess, engine: EngineDep,
                       settings: SettingsDep) -> HTMLResponse:
-    archived = await _live_or_archived(engine, settings, session_id)
-    if archived is not None:
-        return HTMLResponse(archived.report_html())
-    report = await engine.report(session_id)
+    state = await _state_or_archive(engine, settings, session_id)
+    if isinstance(state, ArchivedSession):
+        return HTMLResponse(state.report_html())
+    report = await engine.report(session_id, state)
     events = await engine.events.range(session_id, 0)
     return HTMLResponse(render_report_html(report, code_revisions(events)))
 
@@ -144,14 +144,15 @@ async def override_report(session_id: str, body: ReviewOverride, redis: RedisDep
     review = ReviewEvent(overall_score=body.overall_score, note=body.note,
                          reviewer=body.reviewer, at=at)
     archiver = getattr(request.app.state, "archiver", None)
-    if isinstance(await _state_or_archive(engine, settings, session_id), ArchivedSession):
+    state = await _state_or_archive(engine, settings, session_id)
+    if isinstance(state, ArchivedSession):
         # Redis has let it go: the archive takes the review (a report is often read, and
         # overridden, long after the interview).
         if archiver is None or not await archiver.review_archived(session_id, review):
             raise NotFound(f"session {session_id} is archived but cannot take a review here")
         return {"status": "ok", "at": at}
     review = review.model_copy(
-        update={"original_score": (await engine.report(session_id)).overall_score})
+        update={"original_score": (await engine.report(session_id, state)).overall_score})
     await redis.hset(keys.session_review(session_id), mapping=review_record(review))
     await engine.events.append(session_id, review)
     if archiver is not None:
