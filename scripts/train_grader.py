@@ -257,6 +257,41 @@ def _peer_references(rows: list[dict[str, Any]], rng: random.Random, share: floa
     return out
 
 
+def _point_pairs(rows: list[dict[str, Any]], rng: random.Random,
+                 ) -> list[tuple[str, str, float]]:
+    """The interview reads one point against a whole answer, training read whole references:
+    for a reference that ``derive_points`` cuts into several points, up to two of them against
+    a fully correct answer (1: it states every point), against an answer with no credit at all
+    (0; SAF's scores only, as SemEval's 0 includes partly right answers) and against another
+    question's correct answer (0)."""
+    sys.path.insert(0, str(ROOT))
+    from agents.grading import derive_points
+
+    cut: dict[str, list[str]] = {}
+    correct: dict[str, list[str]] = {}
+    for r in rows:
+        ref = r["references"][0]
+        if ref not in cut:
+            cut[ref] = [p.text for p in derive_points(ref)]
+        if r["label"] >= 0.99:
+            correct.setdefault(r["question_id"], []).append(r["answer"])
+    out: list[tuple[str, str, float]] = []
+    qids = sorted(correct)
+    for r in rows:
+        points = cut[r["references"][0]]
+        if len(points) < 2:
+            continue
+        label = 1.0 if r["label"] >= 0.99 else (
+            0.0 if r["label"] <= 0.01 and r["source"] == "saf" else None)
+        for point in rng.sample(points, min(2, len(points))):
+            if label is not None:
+                out.append((point, r["answer"], label))
+            if rng.random() < 0.25:
+                other = rng.choice([q for q in qids if q != r["question_id"]])
+                out.append((point, rng.choice(correct[other]), 0.0))
+    return out
+
+
 def _read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
@@ -277,6 +312,8 @@ def train(args: argparse.Namespace) -> None:
         # Its own generator: the pairs above stay those of the runs without this option.
         train_pairs += _peer_references(train_rows, random.Random(args.seed + 1),
                                         args.peer_references)
+    if args.point_pairs:
+        train_pairs += _point_pairs(train_rows, random.Random(args.seed + 2))
     dev_rows = _read(data / "dev.jsonl")
     dev_pairs = [(r["references"][0], r["answer"], float(r["label"])) for r in dev_rows]
     tok = AutoTokenizer.from_pretrained(args.base)
@@ -614,6 +651,8 @@ def main(argv: list[str]) -> int:
     t.add_argument("--peer-references", type=float, default=0.0, metavar="SHARE",
                    help="each answer is also paired with SHARE (on average) other students' "
                         "fully correct answers as the reference")
+    t.add_argument("--point-pairs", action="store_true",
+                   help="points cut from multi-point references against whole answers")
     t.add_argument("--hard-negatives", action="store_true",
                    help="add flipped claims, shuffled keywords and spoken fillers")
     e = sub.add_parser("export")
