@@ -57,3 +57,35 @@ def test_a_share_above_one_gives_several_peers_and_zero_gives_none() -> None:
     for _, a, _ in pairs:
         per_answer[a] = per_answer.get(a, 0) + 1
     assert per_answer["the battery is big"] == 2
+
+
+def test_point_pairs_read_cut_points_against_whole_answers() -> None:
+    """Points of a multi-point reference: 1 against a fully correct answer, 0 against a SAF
+    answer with no credit, nothing of SemEval's 0 (it includes partly right answers), and 0
+    against another question's correct answer."""
+    ref = ("The sender sets the SYN flag to open a connection. The receiver answers with SYN "
+           "and ACK. Then the sender acknowledges with ACK.")
+    one = "A single sentence reference that cannot be cut into several points at all."
+    rows = [
+        {"question_id": "h", "source": "saf", "references": [ref], "label": 1.0,
+         "answer": "SYN, then SYN-ACK back, then the final ACK."},
+        {"question_id": "h", "source": "saf", "references": [ref], "label": 0.0,
+         "answer": "It uses UDP."},
+        {"question_id": "h", "source": "semeval-beetle", "references": [ref], "label": 0.0,
+         "answer": "The sender sends SYN."},
+        {"question_id": "o", "source": "saf", "references": [one], "label": 1.0,
+         "answer": "The other question's right answer."},
+    ]
+    pairs = [p for seed in range(20)
+             for p in train_grader._point_pairs(rows, random.Random(seed))]
+    from agents.grading import derive_points
+
+    points = {p.text for p in derive_points(ref)}
+    assert len(points) >= 2 and pairs
+    assert all(text in points for text, _, _ in pairs)  # never the one-point reference's
+    labels = {(answer, label) for _, answer, label in pairs}
+    assert ("SYN, then SYN-ACK back, then the final ACK.", 1.0) in labels
+    assert ("It uses UDP.", 0.0) in labels
+    assert not any(answer == "The sender sends SYN." for _, answer, _ in pairs)
+    assert ("The other question's right answer.", 0.0) in labels
+    assert {label for _, _, label in pairs} == {0.0, 1.0}
