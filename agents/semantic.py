@@ -98,7 +98,8 @@ class Calibrations:
     (``viva grade``, questions outside the bank), fitted on held-out public questions with
     every feature. ``authored``: the bank's points, whose concepts and phrases the rubric
     matches precisely; the model may only add credit the rubric missed (features rubric and
-    either), fitted on the same held-out questions."""
+    either, with ``normalise`` and ``depth``), fitted on the bank's labelled answers and scored
+    leave-one-question-out (``scripts/train_grader.py calibrate``)."""
 
     derived: Calibration = Calibration()
     authored: Calibration = Calibration(w_rubric=0.5, w_reference=0.0, w_points=0.0,
