@@ -179,8 +179,15 @@ def sentence_windows(answer: str, limit: int = MAX_WINDOWS) -> list[str]:
 
 
 def depth_factor(ev: SemanticEvidence, depth: float) -> float:
-    """How much of the model's extra credit counts: min(1, length ratio / depth)."""
-    return min(1.0, ev.length_ratio / depth)
+    """How much of the model's extra credit counts: min(1, length ratio / depth); all of it
+    when ``depth`` is 0."""
+    return min(1.0, ev.length_ratio / depth) if depth > 0 else 1.0
+
+
+def credit(coverage: float, score: float, factor: float) -> float:
+    """A point's credit: the rubric's coverage, or the model's score where higher, its excess
+    counted at ``factor`` (max(coverage, score) at 1)."""
+    return max(coverage, score) if factor >= 1.0 else coverage + max(0.0, score - coverage) * factor
 
 
 def content_words(text: str) -> int:
@@ -289,11 +296,9 @@ class SemanticGrader:
         """[rubric, reference, points, either, cos, cos_demoted, cos_question]: what the
         calibration weighs (in the order of ``FEATURES``); ``depth`` as in ``Calibration``."""
         total = sum(weights) or 1.0
-        either = sum(w * max(c, s) for w, c, s in
+        factor = depth_factor(ev, depth)
+        either = sum(w * credit(c, s, factor) for w, c, s in
                      zip(weights, point_coverage, ev.points, strict=True)) / total
-        if depth > 0:
-            covered = sum(w * c for w, c in zip(weights, point_coverage, strict=True)) / total
-            either = covered + (either - covered) * depth_factor(ev, depth)
         points = ev.points_mean(weights)
         ref = ev.reference if ev.reference >= 0 else points
         return [rubric, ref, points, either, ev.cos, ev.cos_demoted, ev.cos_question]
@@ -310,9 +315,7 @@ class SemanticGrader:
                      authored: bool) -> float:
         """One point's credit as ``either`` counts it: the rubric's coverage, or the model's
         score when higher, its excess scaled by ``depth`` as in ``features``."""
-        c = self.calibration(authored)
-        factor = depth_factor(ev, c.depth) if c.depth > 0 else 1.0
-        return coverage + max(0.0, score - coverage) * factor
+        return credit(coverage, score, depth_factor(ev, self.calibration(authored).depth))
 
     def off_topic(self, rubric: float, ev: SemanticEvidence, *, authored: bool) -> bool:
         c = self.calibration(authored)

@@ -41,7 +41,7 @@ import time
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -239,15 +239,21 @@ def _augment_hard(rows: list[dict[str, Any]], rng: random.Random,
     return out
 
 
+def _correct_by_question(rows: list[dict[str, Any]], min_words: int = 0) -> dict[str, list[str]]:
+    """Each question's fully correct answers (label >= 0.99) of at least ``min_words`` words."""
+    correct: dict[str, list[str]] = {}
+    for r in rows:
+        if r["label"] >= 0.99 and len(r["answer"].split()) >= min_words:
+            correct.setdefault(r["question_id"], []).append(r["answer"])
+    return correct
+
+
 def _peer_references(rows: list[dict[str, Any]], rng: random.Random, share: float,
                      ) -> list[tuple[str, str, float]]:
     """Another student's fully correct answer to the same question as the reference, with
     the answer's own label: correct answers put the same idea in other words, so these pairs
     teach that agreement is not shared wording."""
-    correct: dict[str, list[str]] = {}
-    for r in rows:
-        if r["label"] >= 0.99 and len(r["answer"].split()) >= 3:
-            correct.setdefault(r["question_id"], []).append(r["answer"])
+    correct = _correct_by_question(rows, min_words=3)
     out: list[tuple[str, str, float]] = []
     for r in rows:
         peers = [a for a in correct.get(r["question_id"], []) if a != r["answer"]]
@@ -264,17 +270,11 @@ def _point_pairs(rows: list[dict[str, Any]], rng: random.Random,
     a fully correct answer (1: it states every point), against an answer with no credit at all
     (0; SAF's scores only, as SemEval's 0 includes partly right answers) and against another
     question's correct answer (0)."""
-    sys.path.insert(0, str(ROOT))
     from agents.grading import derive_points
 
-    cut: dict[str, list[str]] = {}
-    correct: dict[str, list[str]] = {}
-    for r in rows:
-        ref = r["references"][0]
-        if ref not in cut:
-            cut[ref] = [p.text for p in derive_points(ref)]
-        if r["label"] >= 0.99:
-            correct.setdefault(r["question_id"], []).append(r["answer"])
+    cut = {ref: [p.text for p in derive_points(ref)]
+           for ref in {r["references"][0] for r in rows}}
+    correct = _correct_by_question(rows)
     out: list[tuple[str, str, float]] = []
     qids = sorted(correct)
     for r in rows:
@@ -442,10 +442,28 @@ BANK_SHARES = [round(0.05 * i, 2) for i in range(21)]  # w_rubric; w_either = 1 
 BANK_DEPTHS = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5]  # Calibration.depth; 0 = none
 
 
-def _bank_cases(grader: Any, calibration: Any) -> list[tuple[float, Any, float | None]]:
-    """The bank's labelled answers graded as the interview grades them, with what the
-    combination is given recorded: (label, recorded inputs or the fixed score of an answer
-    the models never saw, the cap applied after the combination)."""
+class _BankCase(NamedTuple):
+    """One labelled bank answer as the interview grades it: what its combination was given
+    (None when the models never saw it, gated or empty: then ``final`` is its score under any
+    weights), and the cap the interview applied after the combination, if any."""
+
+    label: float
+    question_id: str
+    inputs: tuple[Any, ...] | None
+    final: float
+    cap: float | None
+
+    def score(self, grader: Any) -> float:
+        """The interview's score for this answer under ``grader``'s authored weights."""
+        if self.inputs is None:
+            return self.final
+        value = grader.combine(*self.inputs, authored=True)
+        return round(value if self.cap is None else min(value, self.cap), 3)
+
+
+def _bank_cases(grader: Any, calibration: Any) -> list[_BankCase]:
+    """The bank's labelled answers graded as the interview grades them, recording what the
+    combination is given so that any weights can be tried without rerunning the models."""
     from agents.evaluate import EvaluateAgent
     from agents.knowledge import KnowledgeAgent
     from agents.providers.rubric import RubricProvider
@@ -465,16 +483,13 @@ def _bank_cases(grader: Any, calibration: Any) -> list[tuple[float, Any, float |
     bank = load_question_bank()
     knowledge = KnowledgeAgent(bank)
     agent = EvaluateAgent(RubricProvider(), recorder, bank=bank)
-    cases: list[tuple[float, Any, float | None]] = []
+    cases: list[_BankCase] = []
     for r in _read(ROOT / "tests" / "data" / "grading_labelled.jsonl"):
         q = bank.get(r["question_id"])
         recorder.seen = None
         final = agent.judge(q.text, r["answer"], knowledge.for_question(q)).score
-        if recorder.seen is None:
-            cases.append((float(r["label"]), final, None))
-        else:
-            cases.append((float(r["label"]), (q.id, recorder.seen),
-                          None if final == round(mark, 3) else final))
+        cap = None if recorder.seen is None or final == round(mark, 3) else final
+        cases.append(_BankCase(float(r["label"]), q.id, recorder.seen, final, cap))
     return cases
 
 
@@ -489,18 +504,15 @@ def _fit_bank(grader: Any, calibration: Any) -> dict[str, Any]:
     from agents.semantic import Calibrations, SemanticGrader
 
     cases = _bank_cases(grader, calibration)
-    labels = np.array([c[0] for c in cases])
-    questions = np.array([c[1][0] if isinstance(c[1], tuple) else "" for c in cases])
+    labels = np.array([c.label for c in cases])
+    questions = np.array([c.question_id for c in cases])
     grid = [(s, d) for s in BANK_SHARES for d in BANK_DEPTHS]
     scores = {}
     for share, depth in grid:
         g = SemanticGrader(grader.encoder, Calibrations(authored=dataclasses.replace(
             calibration, w_rubric=share, w_reference=0.0, w_points=0.0, w_either=1 - share,
             depth=depth)))
-        scores[share, depth] = np.array([
-            c[1] if not isinstance(c[1], tuple) else
-            (lambda v: round(v, 3) if c[2] is None else min(v, c[2]))(
-                g.combine(*c[1][1], authored=True)) for c in cases])
+        scores[share, depth] = np.array([c.score(g) for c in cases])
 
     def r(pred: Any, mask: Any) -> float:
         return pearson(pred[mask].tolist(), labels[mask].tolist())
@@ -508,12 +520,10 @@ def _fit_bank(grader: Any, calibration: Any) -> dict[str, Any]:
     every = np.ones(len(cases), dtype=bool)
     best = max(grid, key=lambda k: r(scores[k], every))
     held_out = np.zeros(len(cases))
-    for q in sorted(set(questions) - {""}):
+    for q in sorted(set(questions)):
         own = questions == q
         pick = max(grid, key=lambda k: r(scores[k], ~own))
         held_out[own] = scores[pick][own]
-    fixed = questions == ""
-    held_out[fixed] = scores[best][fixed]  # never combined: the same under any weights
     return {"weights": {"w_rubric": best[0], "w_either": round(1 - best[0], 4),
                         "depth": best[1]},
             "bank_answers": len(cases), "bank_pearson_fit": round(r(scores[best], every), 4),

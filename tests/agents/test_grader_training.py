@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from agents.grading import derive_points
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_grader.py"
 _spec = importlib.util.spec_from_file_location("train_grader", SCRIPT)
 assert _spec and _spec.loader
@@ -78,8 +80,6 @@ def test_point_pairs_read_cut_points_against_whole_answers() -> None:
     ]
     pairs = [p for seed in range(20)
              for p in train_grader._point_pairs(rows, random.Random(seed))]
-    from agents.grading import derive_points
-
     points = {p.text for p in derive_points(ref)}
     assert len(points) >= 2 and pairs
     assert all(text in points for text, _, _ in pairs)  # never the one-point reference's
