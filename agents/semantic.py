@@ -42,6 +42,7 @@ MAX_WINDOW_PAIRS = 20  # ... and (point, window) pairs per answer: together they
 # A reference the model reads as barely stating its own point (below this) does not define the
 # scale: dividing by a tiny score would turn noise into full credit.
 SELF_READING_FLOOR = 0.5
+MAX_EVIDENCE_CLAUSES = 8  # clauses of an answer read to locate a point said in other words
 
 
 @dataclass(frozen=True)
@@ -317,9 +318,41 @@ class SemanticGrader:
         score when higher, its excess scaled by ``depth`` as in ``features``."""
         return credit(coverage, score, depth_factor(ev, self.calibration(authored).depth))
 
+    def locate(self, point: str, candidates: list[str], *, authored: bool) -> list[str]:
+        """The candidate's clauses that state ``point``, for a point the model credited in
+        words the rubric's phrases do not match: what its credit is shown to rest on.
+
+        Two readers: the cross-encoder on (point, clause), and the embedder's cosine of point
+        and clause (trained on paraphrase pairs, it is the better of the two on short
+        clauses). Where they agree, that clause; where they disagree, both, the one ranked
+        higher by the two together first. On the bank's labelled answers, with the clause the
+        rubric cites as the answer key (``viva bench grading``: ``evidence_location``), the
+        agreed clause is right four times in five, and the first quote 69 % of the time (the
+        cross-encoder alone: 64 %); the quotes include it 76 % of the time."""
+        candidates = candidates[:MAX_EVIDENCE_CLAUSES]
+        if len(candidates) <= 1:
+            return candidates
+        ce = self.encoder_for(authored).score([(point, c) for c in candidates])
+        if self.embedder is None:
+            return [candidates[int(ce.argmax())]]
+        p = self.embedder.embed(point)
+        cos = np.array([float(self.embedder.embed(c) @ p) for c in candidates])
+        first, second = int(ce.argmax()), int(cos.argmax())
+        if first == second:
+            return [candidates[first]]
+        # Rank sums, ties to the embedder's choice.
+        joint = _ranks(ce) + _ranks(cos)
+        order = sorted((first, second), key=lambda i: (joint[i], i != second))
+        return [candidates[i] for i in order]
+
     def off_topic(self, rubric: float, ev: SemanticEvidence, *, authored: bool) -> bool:
         c = self.calibration(authored)
         return ev.relevance < c.gate and rubric < c.gate_rubric
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """0 for the highest value, 1 for the next, ..."""
+    return np.argsort(np.argsort(-values, kind="stable"), kind="stable")
 
 
 @lru_cache(maxsize=4096)

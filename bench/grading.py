@@ -10,6 +10,11 @@
   questions"; ``tests/data/public/``). Pearson r, quadratic weighted kappa and MAE;
 - ``off_topic``: each bank question answered with another question's reference answer (one
   from another topic, one from the same topic): the share that scores >= 0.3;
+- ``evidence_location``: where the grader says a point credited in the candidate's own words
+  was said (``SemanticGrader.locate``), against the clause the rubric's phrases find for that
+  point (bank answers with three or more clauses): how often the first quote is that clause,
+  and how often the quotes include it, with the cross-encoder alone for comparison. The answer
+  key is lexical, so it measures clauses that share the point's words;
 - ``ms_per_answer``: wall time of one grading (rubric + cross-encoder + embedder + gate), p50 and
   p95, over all answers and per set (``by_set``);
 
@@ -27,12 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from agents.evaluate import EvaluateAgent, judge
-from agents.grading import derive_points
+from agents.grading import clauses, derive_points, grade, quote_for
 from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.providers.base import LanguageProvider
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import QuestionBank, load_question_bank
-from agents.semantic import MODEL_DIR, default_grader
+from agents.semantic import MAX_EVIDENCE_CLAUSES, MODEL_DIR, SemanticGrader, default_grader
 from bench.stats import pearson, percentile
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -254,6 +259,30 @@ async def _model_figures(provider: LanguageProvider, bank: QuestionBank, limit: 
             "ms_p50": percentile(ms, 50), "ms_p95": percentile(ms, 95)}
 
 
+def _evidence_location(bank: QuestionBank, grader: SemanticGrader) -> dict[str, Any]:
+    knowledge = KnowledgeAgent(bank)
+    n = first = included = alone = 0
+    for r in read_jsonl(DATA / "grading_labelled.jsonl"):
+        k = knowledge.for_question(bank.get(r["question_id"]))
+        answer = r["answer"]
+        said = clauses(answer)[:MAX_EVIDENCE_CLAUSES]
+        if len(said) < 3:
+            continue
+        for p in grade(answer, k.points, k.misconceptions).points:
+            key = {quote_for(answer, e) for e in p.evidence} if p.coverage >= 0.5 else set()
+            if not key & {c.rstrip(",;") for c in said}:
+                continue
+            n += 1
+            quotes = [q.rstrip(",;") for q in grader.locate(p.text, said, authored=True)]
+            first += quotes[0] in key
+            included += bool(key & set(quotes))
+            ce = grader.encoder_for(True).score([(p.text, c) for c in said])
+            alone += said[int(ce.argmax())].rstrip(",;") in key
+    return {"n": n, "first_quote_right": round(first / max(1, n), 3),
+            "quotes_include_it": round(included / max(1, n), 3),
+            "cross_encoder_alone_right": round(alone / max(1, n), 3)}
+
+
 async def run(public_limit: int | None = None, model_limit: int = 0) -> dict[str, Any]:
     bank = load_question_bank()
     agent = EvaluateAgent(RubricProvider(), bank=bank)
@@ -265,6 +294,8 @@ async def run(public_limit: int | None = None, model_limit: int = 0) -> dict[str
     result |= _in_house(bank, timer)
     result["public_unseen"] = _public(timer, public_limit)
     result["off_topic"] = _off_topic(bank, timer)
+    if agent.grader is not None:
+        result["evidence_location"] = _evidence_location(bank, agent.grader)
     p50, p95 = percentile(timer.ms, 50), percentile(timer.ms, 95)
     result["ms_per_answer"] = {"p50": round(p50, 1) if p50 is not None else None,
                                "p95": round(p95, 1) if p95 is not None else None,
@@ -302,7 +333,7 @@ def main(argv: list[str]) -> int:
     result = asyncio.run(run(args.public_limit, args.model_limit))
     if not args.json:
         for key in ("bank_points", "reference_only", "public_unseen", "off_topic",
-                    "ms_per_answer", "model_voter"):
+                    "evidence_location", "ms_per_answer", "model_voter"):
             if key in result:
                 print(f"{key}: {json.dumps(result[key])}")
     print(json.dumps(result))

@@ -21,8 +21,10 @@ from agents.messages import Evaluation, ModelEvaluation, ModelFeedback
 from agents.providers.base import LanguageProvider, ProviderCapabilities, T
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import load_question_bank
+from agents.relevance import Embedder
 from agents.semantic import (
     MODEL_DIR,
+    Calibrations,
     CrossEncoder,
     SemanticEvidence,
     SemanticGrader,
@@ -466,3 +468,52 @@ def test_warm_reads_each_bank_reference_once_before_any_answer() -> None:
     judged("ds-hash-table", "A hash function maps each key to a bucket in an array.")
     judged("py-mutable-default", PARAPHRASE)
     assert _self_point.cache_info().misses == before.misses
+
+
+def test_a_point_said_in_other_words_quotes_the_clause_that_states_it() -> None:
+    """Before the embedder was asked too, the cross-encoder alone quoted "so whatever one call
+    appended ..." as the evidence for the fix."""
+    j = judged("py-mutable-default", PARAPHRASE)
+    fix = next(p for p in j.points if p["point_id"] == "fix")
+    quotes = [str(e) for e in fix["evidence"]]  # type: ignore[attr-defined]
+    assert quotes[0].startswith("Make the default a placeholder value")
+    assert all(q in PARAPHRASE for p in j.points for q in p["evidence"])  # type: ignore[attr-defined]
+
+
+class _ReadsAs(CrossEncoder):
+    """A cross-encoder whose score for each clause is given."""
+
+    def __init__(self, by_clause: dict[str, float]) -> None:
+        self.by_clause = by_clause
+
+    def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        return np.array([self.by_clause.get(b, 0.0) for _, b in pairs])
+
+
+class _EmbedsAs(Embedder):
+    """An embedder placing the point on the x axis and each clause at a given cosine to it."""
+
+    def __init__(self, by_clause: dict[str, float]) -> None:
+        self.by_clause = by_clause
+
+    def embed(self, text: str) -> np.ndarray:
+        c = self.by_clause.get(text, 1.0)
+        return np.array([c, (1 - c * c) ** 0.5])
+
+
+def test_locating_a_point_asks_both_readers() -> None:
+    said = ["alpha", "beta", "gamma", "delta"]
+    agree = SemanticGrader(_ReadsAs({"beta": 0.9, "gamma": 0.3}), Calibrations(),
+                           _EmbedsAs({"alpha": 0.1, "beta": 0.8, "gamma": 0.5, "delta": 0.2}))
+    assert agree.locate("the point", said, authored=True) == ["beta"]
+    # They disagree: both clauses, the one the two rank higher together first ...
+    split = SemanticGrader(_ReadsAs({"alpha": 0.9, "gamma": 0.8, "delta": 0.1}), Calibrations(),
+                           _EmbedsAs({"alpha": 0.2, "beta": 0.3, "gamma": 0.7, "delta": 0.9}))
+    assert split.locate("the point", said, authored=True) == ["delta", "alpha"]
+    # ... and on a tie, the embedder's (the better reader of short clauses).
+    tie = SemanticGrader(_ReadsAs({"alpha": 0.9, "delta": 0.5}), Calibrations(),
+                         _EmbedsAs({"alpha": 0.5, "beta": 0.1, "gamma": 0.1, "delta": 0.9}))
+    assert tie.locate("the point", said, authored=True) == ["delta", "alpha"]
+    alone = SemanticGrader(_ReadsAs({"gamma": 0.6}), Calibrations())
+    assert alone.locate("the point", said, authored=True) == ["gamma"]
+    assert alone.locate("the point", ["only"], authored=True) == ["only"]
