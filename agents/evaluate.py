@@ -164,8 +164,8 @@ def judge(answer: str, points: list[AssessmentPoint],
         d["coverage"] = credit
         if credit > pr.coverage and not d["evidence"] and many_clauses:
             # Credited (even partly) in other words than the concepts' phrases: every score
-            # points at evidence, so quote the clauses that state the point.
-            d["evidence"] = grader.locate(pr.text, many_clauses, authored=authored)
+            # points at evidence, so quote the clause that states the point.
+            d["evidence"] = [grader.locate(pr.text, many_clauses, authored=authored)]
     if g.reason == DONT_KNOW_REASON:
         score = min(score, DONT_KNOW_CAP)
     elif g.reason == SHORT_REASON and (authored or reference is None):

@@ -47,22 +47,37 @@ class Embedder:
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def embed(self, text: str) -> np.ndarray:
+        return self.embed_many([text])[0]
+
+    def embed_many(self, texts: list[str]) -> list[np.ndarray]:
+        """Each text's vector; those not remembered are run as one padded batch (an answer's
+        clauses are of similar length, so padding costs little against one run each)."""
+        out: dict[str, np.ndarray] = {}
         with self._lock:
-            if (hit := self._recent.get(text)) is not None:
-                self._recent.move_to_end(text)
-                return hit
-            e = self._tokenizer.encode(text)
-        ids = np.array([e.ids], dtype=np.int64)
-        feed = {"input_ids": ids, "attention_mask": np.ones_like(ids),
-                "token_type_ids": np.zeros_like(ids)}
-        hidden = np.asarray(self._session.run(None, feed)[0])[0]
-        v = hidden.mean(axis=0)
-        v = v / (np.linalg.norm(v) or 1.0)
-        with self._lock:
-            self._recent[text] = v
-            if len(self._recent) > self.CACHE:
-                self._recent.popitem(last=False)
-        return v
+            for t in texts:
+                if (hit := self._recent.get(t)) is not None:
+                    self._recent.move_to_end(t)
+                    out[t] = hit
+            todo = list(dict.fromkeys(t for t in texts if t not in out))
+            encs = self._tokenizer.encode_batch(todo) if todo else []
+        if encs:
+            width = max(len(e.ids) for e in encs)
+            ids = np.zeros((len(encs), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            for i, e in enumerate(encs):
+                ids[i, :len(e.ids)], mask[i, :len(e.ids)] = e.ids, e.attention_mask
+            feed = {"input_ids": ids, "attention_mask": mask,
+                    "token_type_ids": np.zeros_like(ids)}
+            hidden = np.asarray(self._session.run(None, feed)[0])
+            # The mean over each text's own tokens, not its padding.
+            sums = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+            with self._lock:
+                for t, v in zip(todo, sums, strict=True):
+                    v = v / (np.linalg.norm(v) or 1.0)
+                    out[t] = self._recent[t] = v
+                    if len(self._recent) > self.CACHE:
+                        self._recent.popitem(last=False)
+        return [out[t] for t in texts]
 
 
 @dataclass(frozen=True)

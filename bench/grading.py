@@ -12,9 +12,9 @@
   from another topic, one from the same topic): the share that scores >= 0.3;
 - ``evidence_location``: where the grader says a point credited in the candidate's own words
   was said (``SemanticGrader.locate``), against the clause the rubric's phrases find for that
-  point (bank answers with three or more clauses): how often the first quote is that clause,
-  and how often the quotes include it, with the cross-encoder alone for comparison. The answer
-  key is lexical, so it measures clauses that share the point's words;
+  point (bank answers with three or more clauses): how often the quote is that clause, and how
+  often the cross-encoder's reading would have picked it. The answer key is lexical, so it
+  measures clauses that share the point's words;
 - ``ms_per_answer``: wall time of one grading (rubric + cross-encoder + embedder + gate), p50 and
   p95, over all answers and per set (``by_set``);
 
@@ -261,7 +261,7 @@ async def _model_figures(provider: LanguageProvider, bank: QuestionBank, limit: 
 
 def _evidence_location(bank: QuestionBank, grader: SemanticGrader) -> dict[str, Any]:
     knowledge = KnowledgeAgent(bank)
-    n = first = included = alone = 0
+    n = right = ce_right = 0
     for r in read_jsonl(DATA / "grading_labelled.jsonl"):
         k = knowledge.for_question(bank.get(r["question_id"]))
         answer = r["answer"]
@@ -273,14 +273,11 @@ def _evidence_location(bank: QuestionBank, grader: SemanticGrader) -> dict[str, 
             if not key & {c.rstrip(",;") for c in said}:
                 continue
             n += 1
-            quotes = [q.rstrip(",;") for q in grader.locate(p.text, said, authored=True)]
-            first += quotes[0] in key
-            included += bool(key & set(quotes))
+            right += grader.locate(p.text, said, authored=True).rstrip(",;") in key
             ce = grader.encoder_for(True).score([(p.text, c) for c in said])
-            alone += said[int(ce.argmax())].rstrip(",;") in key
-    return {"n": n, "first_quote_right": round(first / max(1, n), 3),
-            "quotes_include_it": round(included / max(1, n), 3),
-            "cross_encoder_alone_right": round(alone / max(1, n), 3)}
+            ce_right += said[int(ce.argmax())].rstrip(",;") in key
+    return {"n": n, "quote_right": round(right / max(1, n), 3),
+            "cross_encoder_reading_right": round(ce_right / max(1, n), 3)}
 
 
 async def run(public_limit: int | None = None, model_limit: int = 0) -> dict[str, Any]:

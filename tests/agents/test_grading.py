@@ -111,9 +111,8 @@ def test_grading_bench_reports_correlation() -> None:
     by_set = result["ms_per_answer"]["by_set"]
     assert {"bank_points", "reference_only", "saf_networking", "off_topic"} <= set(by_set)
     assert sum(v["n"] for v in by_set.values()) == result["ms_per_answer"]["n"]
-    # Where a point said in other words was said: measured against the rubric's clause, and
-    # the two readers together place it at least as well as the cross-encoder alone.
+    # Where a point said in other words was said, against the rubric's clause: the embedder's
+    # reading places it at least as well as the cross-encoder's, and far above chance.
     where = result["evidence_location"]
     assert where["n"] >= 100
-    assert where["quotes_include_it"] >= where["first_quote_right"] \
-        >= where["cross_encoder_alone_right"] > 0.4
+    assert where["quote_right"] >= where["cross_encoder_reading_right"] > 0.4

@@ -133,11 +133,26 @@ def test_a_paraphrase_gets_credit_the_rubric_cannot_see() -> None:
     assert score(qid, "It is a list and lists are fine in Python.") < 0.3
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a keyword-free paraphrase scores 0.70 against "
-                   "the reference answer's 1.0 (see MODEL_CARD.md)")
 def test_a_paraphrase_without_shared_keywords_scores_like_the_reference() -> None:
+    """0.70 while ``depth`` counted the question's words too: the reference repeats "default",
+    "function" and "list" from the question, the paraphrase does not."""
     qid = "py-mutable-default"
     assert score(qid, PARAPHRASE) >= score(qid, BANK.get(qid).reference_answer) - 0.25
+
+
+def test_restating_the_questions_words_is_not_depth() -> None:
+    """``depth`` compares what the answer says beyond the question's own words."""
+    assert GRADER is not None
+    q = BANK.get("py-mutable-default")
+    texts = [p.text for p in q.assessment_points]
+    answer = "Every call gets the same object back."
+    plain = GRADER.evidence(answer, q.reference_answer, texts, authored=True)
+    padded = GRADER.evidence("A Python function with a default argument that is an empty list: "
+                             + answer, q.reference_answer, texts, authored=True,
+                             question=q.text)
+    bare = GRADER.evidence(answer, q.reference_answer, texts, authored=True, question=q.text)
+    assert padded.length_ratio == pytest.approx(bare.length_ratio)
+    assert bare.length_ratio > plain.length_ratio  # the reference's restated words not counted
 
 
 def test_each_point_is_scored_against_the_reference_answers_own_reading() -> None:
@@ -471,12 +486,12 @@ def test_warm_reads_each_bank_reference_once_before_any_answer() -> None:
 
 
 def test_a_point_said_in_other_words_quotes_the_clause_that_states_it() -> None:
-    """Before the embedder was asked too, the cross-encoder alone quoted "so whatever one call
-    appended ..." as the evidence for the fix."""
+    """The cross-encoder, reading each clause, quoted "so whatever one call appended ..." as
+    the evidence for the fix."""
     j = judged("py-mutable-default", PARAPHRASE)
     fix = next(p for p in j.points if p["point_id"] == "fix")
-    quotes = [str(e) for e in fix["evidence"]]  # type: ignore[attr-defined]
-    assert quotes[0].startswith("Make the default a placeholder value")
+    assert fix["evidence"] == [
+        "Make the default a placeholder value and build a new container in the body."]
     assert all(q in PARAPHRASE for p in j.points for q in p["evidence"])  # type: ignore[attr-defined]
 
 
@@ -496,24 +511,32 @@ class _EmbedsAs(Embedder):
     def __init__(self, by_clause: dict[str, float]) -> None:
         self.by_clause = by_clause
 
-    def embed(self, text: str) -> np.ndarray:
-        c = self.by_clause.get(text, 1.0)
-        return np.array([c, (1 - c * c) ** 0.5])
+    def embed_many(self, texts: list[str]) -> list[np.ndarray]:
+        return [np.array([c, (1 - c * c) ** 0.5]) for c in
+                (self.by_clause.get(t, 1.0) for t in texts)]
 
 
-def test_locating_a_point_asks_both_readers() -> None:
+def test_a_point_is_located_by_the_embedder_else_the_cross_encoder() -> None:
     said = ["alpha", "beta", "gamma", "delta"]
-    agree = SemanticGrader(_ReadsAs({"beta": 0.9, "gamma": 0.3}), Calibrations(),
-                           _EmbedsAs({"alpha": 0.1, "beta": 0.8, "gamma": 0.5, "delta": 0.2}))
-    assert agree.locate("the point", said, authored=True) == ["beta"]
-    # They disagree: both clauses, the one the two rank higher together first ...
-    split = SemanticGrader(_ReadsAs({"alpha": 0.9, "gamma": 0.8, "delta": 0.1}), Calibrations(),
-                           _EmbedsAs({"alpha": 0.2, "beta": 0.3, "gamma": 0.7, "delta": 0.9}))
-    assert split.locate("the point", said, authored=True) == ["delta", "alpha"]
-    # ... and on a tie, the embedder's (the better reader of short clauses).
-    tie = SemanticGrader(_ReadsAs({"alpha": 0.9, "delta": 0.5}), Calibrations(),
-                         _EmbedsAs({"alpha": 0.5, "beta": 0.1, "gamma": 0.1, "delta": 0.9}))
-    assert tie.locate("the point", said, authored=True) == ["delta", "alpha"]
-    alone = SemanticGrader(_ReadsAs({"gamma": 0.6}), Calibrations())
-    assert alone.locate("the point", said, authored=True) == ["gamma"]
-    assert alone.locate("the point", ["only"], authored=True) == ["only"]
+    reads = _ReadsAs({"alpha": 0.9, "gamma": 0.3})
+    both = SemanticGrader(reads, Calibrations(),
+                          _EmbedsAs({"alpha": 0.1, "beta": 0.2, "gamma": 0.5, "delta": 0.8}))
+    assert both.locate("the point", said, authored=True) == "delta"
+    alone = SemanticGrader(reads, Calibrations())
+    assert alone.locate("the point", said, authored=True) == "alpha"
+    assert alone.locate("the point", ["only"], authored=True) == "only"
+
+
+def test_a_padded_batch_embeds_each_text_as_it_embeds_alone() -> None:
+    """``embed_many`` pads a batch; the mean is over each text's own tokens."""
+    from agents.relevance import default_embedder
+
+    e = default_embedder()
+    assert e is not None
+    texts = ["Short.", "A much longer clause about the log written before the data files.",
+             "Short."]
+    batch = e.embed_many(texts)
+    e._recent.clear()
+    alone = [e.embed_many([t])[0] for t in texts]
+    assert all(float(a @ b) > 0.9999 for a, b in zip(batch, alone, strict=True))
+    assert float(batch[0] @ batch[1]) < 0.99  # not the same vector for every text
