@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.grading import STOP_WORDS, sentences, stem, tokens
+from agents.grading import content_words, sentences, stem
 from agents.relevance import Embedder, default_embedder
 from core.onnx_cpu import cpu_session, wordpiece
 
@@ -194,11 +194,11 @@ def credit(coverage: float, score: float, factor: float) -> float:
 
 
 def question_stems(question: str | None) -> set[str]:
-    return {stem(w) for w in tokens(question or "") if w not in STOP_WORDS}
+    return {stem(w) for w in content_words(question or "")}
 
 
 def _demoted_words(text: str, question_stems: set[str]) -> list[str]:
-    return [w for w in tokens(text) if w not in STOP_WORDS and stem(w) not in question_stems]
+    return [w for w in content_words(text) if stem(w) not in question_stems]
 
 
 def demoted(text: str, question_stems: set[str]) -> str:

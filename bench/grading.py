@@ -261,6 +261,7 @@ async def _model_figures(provider: LanguageProvider, bank: QuestionBank, limit: 
 
 def _evidence_location(bank: QuestionBank, grader: SemanticGrader) -> dict[str, Any]:
     knowledge = KnowledgeAgent(bank)
+    reader = SemanticGrader(grader.encoder, grader.calibrations)  # no embedder: cross-encoder
     n = right = ce_right = 0
     for r in read_jsonl(DATA / "grading_labelled.jsonl"):
         k = knowledge.for_question(bank.get(r["question_id"]))
@@ -274,8 +275,7 @@ def _evidence_location(bank: QuestionBank, grader: SemanticGrader) -> dict[str, 
                 continue
             n += 1
             right += grader.locate(p.text, said, authored=True).rstrip(",;") in key
-            ce = grader.encoder_for(True).score([(p.text, c) for c in said])
-            ce_right += said[int(ce.argmax())].rstrip(",;") in key
+            ce_right += reader.locate(p.text, said, authored=True).rstrip(",;") in key
     return {"n": n, "quote_right": round(right / max(1, n), 3),
             "cross_encoder_reading_right": round(ce_right / max(1, n), 3)}
 
