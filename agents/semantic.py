@@ -261,8 +261,13 @@ class SemanticGrader:
         cos = cos_demoted = cos_question = 0.0
         q_stems = question_stems(question)
         if self.embedder is not None and (calibration is None or calibration.uses_embedder):
-            cos, cos_demoted, cos_question = self._similarities(answer, references, question,
-                                                                q_stems)
+            cos, cos_demoted, cos_question = self._similarities(
+                answer, references, question, q_stems,
+                # Only what the calibration weighs (all of them when fitting one): each is an
+                # embedding or more per answer.
+                weighed=None if calibration is None else (
+                    calibration.w_cos > 0, calibration.w_cos_demoted > 0,
+                    calibration.w_cos_question > 0))
         return SemanticEvidence(
             reference=max(refs) if refs else -1.0,
             points=points, cos=cos, cos_demoted=cos_demoted,
@@ -286,18 +291,23 @@ class SemanticGrader:
             self.self_reading(self.encoder_for(True), tuple(point_texts), reference, c.windows)
 
     def _similarities(self, answer: str, references: list[str], question: str | None,
-                      q_stems: set[str]) -> tuple[float, float, float]:
+                      q_stems: set[str], weighed: tuple[bool, bool, bool] | None = None,
+                      ) -> tuple[float, float, float]:
+        """(cos, cos_demoted, cos_question); with ``weighed``, those it marks False are 0."""
         assert self.embedder is not None
+        plain, by_demoted, by_question = weighed or (True, True, True)
         embed = self.embedder.embed
-        a = embed(answer)
-        a_demoted = demoted(answer, q_stems)
-        cos = max((float(embed(r) @ a) for r in references), default=0.0)
-        cos_demoted = 0.0
+        a = embed(answer) if plain or (by_question and question) else None
+        cos = cos_demoted = cos_question = 0.0
+        if plain and a is not None:
+            cos = max((float(embed(r) @ a) for r in references), default=0.0)
+        a_demoted = demoted(answer, q_stems) if by_demoted else ""
         if a_demoted:
             ad = embed(a_demoted)
             cos_demoted = max((float(embed(d) @ ad) for d in
                                (demoted(r, q_stems) for r in references) if d), default=0.0)
-        cos_question = float(embed(question) @ a) if question else 0.0
+        if by_question and question and a is not None:
+            cos_question = float(embed(question) @ a)
         return cos, cos_demoted, cos_question
 
     FEATURES = ("w_rubric", "w_reference", "w_points", "w_either", "w_cos", "w_cos_demoted",

@@ -438,6 +438,39 @@ def _nonnegative_fit(x: Any, y: Any, allowed: list[int]) -> Any:
     return coef
 
 
+def _held_out_r(x: Any, y: Any, groups: Any, scored: Any, allowed: list[int]) -> float:
+    """Pearson r of the ``scored`` rows when each group's (question's) rows are predicted by
+    weights fitted on the other groups' rows: how the combination does on questions it was
+    not fitted on."""
+    import numpy as np
+
+    pred = np.zeros(len(y))
+    for g in sorted(set(groups.tolist())):
+        own = groups == g
+        coef = _nonnegative_fit(x[~own], y[~own], allowed)
+        pred[own] = np.clip(x[own] @ coef, 0, 1)
+    return pearson(pred[scored].tolist(), y[scored].tolist())
+
+
+def _select_features(x: Any, y: Any, groups: Any, scored: Any,
+                     allowed: list[int]) -> tuple[list[int], list[float]]:
+    """Backward elimination by held-out questions: while leaving one feature out raises the
+    leave-one-question-out r (``_held_out_r``) by more than 1e-4, leave out the one that
+    raises it most. A feature that helps only the questions it was fitted on (the dev
+    questions are few: 24) goes. Returns the features kept and the r after each step."""
+    kept = list(allowed)
+    trail = [_held_out_r(x, y, groups, scored, kept)]
+    while len(kept) > 2:  # the bias column and at least one feature
+        trials = {f: _held_out_r(x, y, groups, scored, [k for k in kept if k != f])
+                  for f in kept if f > 0}
+        drop, r = max(trials.items(), key=lambda kv: kv[1])
+        if r <= trail[-1] + 1e-4:
+            break
+        kept.remove(drop)
+        trail.append(r)
+    return kept, trail
+
+
 BANK_SHARES = [round(0.05 * i, 2) for i in range(21)]  # w_rubric; w_either = 1 - w_rubric
 BANK_DEPTHS = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5]  # Calibration.depth; 0 = none
 
@@ -597,6 +630,7 @@ def calibrate(args: argparse.Namespace) -> None:
     x, y = features("derived"), np.array(labels)
     names = ["bias", *SemanticGrader.FEATURES]
     real = np.array([not it[3] for it in items])
+    groups = np.array([it[0]["question_id"] for it in items])  # an off-topic row: its question
     good = np.array([it[2] >= 0.5 and not it[3] for it in items])
     off = ~real
     params: dict[str, Any] = {}
@@ -610,8 +644,14 @@ def calibrate(args: argparse.Namespace) -> None:
         xm, rel = features(mode), np.array(relevance[mode])
         gate = float(np.quantile(rel[good], 0.01))
         if mode == "derived":
-            coef = _nonnegative_fit(xm, y, list(range(len(names))))
+            kept, trail = _select_features(xm, y, groups, real, list(range(len(names))))
+            coef = _nonnegative_fit(xm, y, kept)
             params[mode] = {n: round(float(c), 4) for n, c in zip(names, coef, strict=True)}
+            report |= {"dev_pearson_derived_leave_one_question_out": round(trail[-1], 4),
+                       "dev_pearson_derived_leave_one_question_out_all_features":
+                           round(trail[0], 4),
+                       "derived_features_left_out": [
+                           n for i, n in enumerate(names) if i > 0 and i not in kept]}
         else:
             # ``authored``: the bank's points are matched precisely by the rubric, so the model
             # may only add credit it missed (rubric and either). No public set has authored

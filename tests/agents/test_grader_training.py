@@ -89,3 +89,25 @@ def test_point_pairs_read_cut_points_against_whole_answers() -> None:
     assert not any(answer == "The sender sends SYN." for _, answer, _ in pairs)
     assert ("The other question's right answer.", 0.0) in labels
     assert {label for _, _, label in pairs} == {0.0, 1.0}
+
+
+def test_feature_selection_leaves_out_a_feature_that_only_fits_its_own_questions() -> None:
+    # Column 1 carries the labels on every question; column 2 is tied to the labels only
+    # through a per-question offset that a fit on the other questions cannot know: it lowers
+    # the held-out r, so backward elimination by held-out questions drops it.
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    groups = np.repeat(np.arange(12), 20)
+    y = rng.uniform(0, 1, len(groups))
+    signal = np.clip(y + rng.normal(0, 0.15, len(y)), 0, 1)
+    offset = rng.choice([-0.8, 0.8], 12)[groups]
+    spurious = np.clip(0.5 + offset * (y - 0.5) + rng.normal(0, 0.1, len(y)), 0, 1)
+    x = np.column_stack([np.ones(len(y)), signal, spurious])
+    scored = np.ones(len(y), dtype=bool)
+    kept, trail = train_grader._select_features(x, y, groups, scored, [0, 1, 2])
+    assert kept == [0, 1]
+    assert trail[-1] > trail[0]
+    # The informative column alone is never left out.
+    kept, _ = train_grader._select_features(x[:, :2], y, groups, scored, [0, 1])
+    assert kept == [0, 1]

@@ -540,3 +540,35 @@ def test_a_padded_batch_embeds_each_text_as_it_embeds_alone() -> None:
     alone = [e.embed_many([t])[0] for t in texts]
     assert all(float(a @ b) > 0.9999 for a, b in zip(batch, alone, strict=True))
     assert float(batch[0] @ batch[1]) < 0.99  # not the same vector for every text
+
+
+class _CountingEmbedder(Embedder):
+    """The real embedder, counting the texts it is asked to embed."""
+
+    def __init__(self, real: Embedder) -> None:
+        self.__dict__.update(real.__dict__)
+        self.texts: list[str] = []
+
+    def embed(self, text: str) -> np.ndarray:
+        self.texts.append(text)
+        return super().embed(text)
+
+
+def test_only_the_similarities_a_calibration_weighs_are_embedded() -> None:
+    """Each cosine costs an embedding or more per answer: a calibration that gives the
+    question's cosine no weight never embeds the question, while fitting one reads all."""
+    assert GRADER is not None and GRADER.embedder is not None
+    counting = _CountingEmbedder(GRADER.embedder)
+    derived = replace(GRADER.calibrations.derived, w_cos=0.0, w_cos_question=0.0,
+                      w_cos_demoted=0.4)
+    grader = SemanticGrader(GRADER.encoder, Calibrations(derived=derived), counting)
+    q = BANK.get("py-mutable-default")
+    points = [p.text for p in derive_points(q.reference_answer)]
+    ev = grader.evidence(PARAPHRASE, q.reference_answer, points, authored=False,
+                         question=q.text)
+    assert q.text not in counting.texts and PARAPHRASE not in counting.texts
+    assert ev.cos == 0.0 and ev.cos_question == 0.0 and ev.cos_demoted > 0.3
+    counting.texts.clear()
+    every = grader.evidence(PARAPHRASE, q.reference_answer, points, question=q.text)
+    assert q.text in counting.texts and every.cos_question > 0.0 and every.cos > 0.3
+    assert every.cos_demoted == pytest.approx(ev.cos_demoted)
