@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 from agents import difficulty as difficulty_rules
 from agents.coding_round import CodingPort, CodingRound, Said
 from agents.evaluate import EvaluateAgent
-from agents.feedback import DONT_KNOW, FeedbackAgent
+from agents.feedback import DONT_KNOW, TURN_MODEL_BUDGET_S, FeedbackAgent
 from agents.knowledge import KnowledgeAgent
 from agents.orchestrator import Action, Decision, Limits, Orchestrator, transition
 from agents.question import Pick
@@ -340,13 +340,15 @@ class InterviewEngine:
         question = self.bank.get(turn.question_id)
         after_seq = await self.events.last_seq(session_id)
         knowledge = self.knowledge.for_question(question, turn.followup_id)
+        started = time.monotonic()
         evaluation = await self.evaluator.evaluate(turn.text, turn.answer, knowledge)
         if evaluation.off_topic and evaluation.answer_about is None:
             evaluation.answer_about = self.knowledge.about(turn.answer, exclude=question.id)
         dont_know = evaluation.reason == DONT_KNOW
         fb, reviews = await self.feedback_agent.feedback(
             question, evaluation, answer=turn.answer,
-            hint_first=dont_know and self.orchestrator.hint_first(state))
+            hint_first=dont_know and self.orchestrator.hint_first(state),
+            time_left_s=TURN_MODEL_BUDGET_S - (time.monotonic() - started))
         # A coding problem is fetched only when the decision turns out to be "coding"; the
         # step is then computed again from freshly loaded state (nothing was committed).
         coding_task: dict[str, Any] | None = None

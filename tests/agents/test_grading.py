@@ -105,6 +105,13 @@ def test_grading_bench_reports_correlation() -> None:
     assert {"semeval_scientsbank", "semeval_beetle", "saf_networking"} <= set(public)
     for name in ("semeval_scientsbank", "semeval_beetle", "saf_networking"):
         assert public[name]["n"] == 60 and -1 <= public[name]["qwk"] <= 1
+    # Each set says how far the combined grader's r is from the rubric's, with an interval
+    # from resampling whole questions.
+    for versus in (bank["combined_vs_rubric"], public["all"]["combined_vs_rubric"]):
+        assert versus["ci95_low"] <= versus["r_difference"] <= versus["ci95_high"]
+    labelled = [json.loads(line) for line in
+                (ROOT / "tests" / "data" / "grading_labelled.jsonl").read_text().splitlines()]
+    assert bank["combined_vs_rubric"]["groups"] == len({r["question_id"] for r in labelled})
     off = result["off_topic"]["other_topic"]
     assert off["n"] == result["bank_questions"] and 0 <= off["rate_ge_0_3"] <= 1
     assert result["ms_per_answer"]["n"] > 0 and result["ms_per_answer"]["p95"] > 0

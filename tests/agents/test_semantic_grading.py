@@ -300,13 +300,38 @@ async def test_a_slow_model_never_stalls_the_turn() -> None:
     q = BANK.get("ds-hash-table")
     k = KNOW.for_question(q)
     model = SlowModel()
+    agent = EvaluateAgent(model, GRADER, bank=BANK, model_deadline_s=0.3)
+    agent.warm()  # as the server does at start-up: the turn is timed, not the loading
     started = time.monotonic()
-    ev = await EvaluateAgent(model, GRADER, bank=BANK, model_deadline_s=0.3).evaluate(
-        q.text, q.reference_answer, k)
+    ev = await agent.evaluate(q.text, q.reference_answer, k)
     fb, _ = await FeedbackAgent(model, deadline_s=0.3).feedback(q, ev, answer=q.reference_answer)
     assert time.monotonic() - started < 2.0
     assert ev.model_late and ev.model_score is None and ev.score >= 0.7
     assert fb.source == "bank" and fb.kind == "comment"
+
+
+class CountingSlowModel(SlowModel):
+    calls = 0
+
+    async def complete_json(self, system: str, user: str, schema: type[T]) -> T:
+        self.calls += 1
+        return await super().complete_json(system, user, schema)
+
+
+async def test_the_wording_gets_only_what_is_left_of_the_turns_budget() -> None:
+    """Grading and the model's judgement spend the turn's budget first: the wording waits no
+    longer than what is left, and is not asked for when nothing is."""
+    q = BANK.get("ds-hash-table")
+    ev = await EvaluateAgent(RubricProvider(), GRADER, bank=BANK).evaluate(
+        q.text, q.reference_answer, KNOW.for_question(q))
+    model = CountingSlowModel()
+    agent = FeedbackAgent(model, deadline_s=3.0)
+    started = time.monotonic()
+    fb, _ = await agent.feedback(q, ev, answer=q.reference_answer, time_left_s=0.2)
+    assert time.monotonic() - started < 1.0 and model.calls == 1
+    assert fb.source == "bank"
+    fb, _ = await agent.feedback(q, ev, answer=q.reference_answer, time_left_s=0.01)
+    assert model.calls == 1 and fb.source == "bank"
 
 
 def test_model_feedback_with_a_new_fact_is_not_grounded() -> None:
