@@ -90,8 +90,14 @@ class Calibration:
         return cls(**{k: kinds[k](v) for k, v in raw.items() if k in kinds})  # type: ignore[arg-type]
 
     @property
+    def cosines_weighed(self) -> tuple[bool, bool, bool]:
+        """Whether (cos, cos_demoted, cos_question) count: each costs an embedding or more per
+        answer, so only those that count are computed."""
+        return self.w_cos > 0, self.w_cos_demoted > 0, self.w_cos_question > 0
+
+    @property
     def uses_embedder(self) -> bool:
-        return max(self.w_cos, self.w_cos_demoted, self.w_cos_question) > 0
+        return any(self.cosines_weighed)
 
 
 @dataclass(frozen=True)
@@ -263,11 +269,8 @@ class SemanticGrader:
         if self.embedder is not None and (calibration is None or calibration.uses_embedder):
             cos, cos_demoted, cos_question = self._similarities(
                 answer, references, question, q_stems,
-                # Only what the calibration weighs (all of them when fitting one): each is an
-                # embedding or more per answer.
-                weighed=None if calibration is None else (
-                    calibration.w_cos > 0, calibration.w_cos_demoted > 0,
-                    calibration.w_cos_question > 0))
+                # All of them when fitting a calibration (none given).
+                weighed=None if calibration is None else calibration.cosines_weighed)
         return SemanticEvidence(
             reference=max(refs) if refs else -1.0,
             points=points, cos=cos, cos_demoted=cos_demoted,

@@ -24,12 +24,11 @@ def pearson(xs: list[float], ys: list[float]) -> float:
     return cov / (vx * vy) if vx and vy else 0.0
 
 
-def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Pearson's r of each row of ``x`` with the same row of ``y`` (0 where one is constant)."""
-    x = x - x.mean(axis=1, keepdims=True)
-    y = y - y.mean(axis=1, keepdims=True)
-    den = np.sqrt((x * x).sum(axis=1) * (y * y).sum(axis=1))
-    return np.divide((x * y).sum(axis=1), den, out=np.zeros(len(x)), where=den > 0)
+def _r(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson's r of two arrays (0 where one is constant), as ``pearson`` for lists."""
+    x, y = x - x.mean(), y - y.mean()
+    den = float(np.sqrt((x * x).sum() * (y * y).sum()))
+    return float((x * y).sum()) / den if den else 0.0
 
 
 def paired_r_difference(a: list[float], b: list[float], labels: list[float],
@@ -47,8 +46,7 @@ def paired_r_difference(a: list[float], b: list[float], labels: list[float],
     diffs = np.empty(resamples)
     for i in range(resamples):
         idx = np.concatenate([members[k] for k in rng.integers(0, len(names), len(names))])
-        rows = (ga[idx][None, :], gb[idx][None, :], gl[idx][None, :])
-        diffs[i] = (_pearson_rows(rows[0], rows[2]) - _pearson_rows(rows[1], rows[2]))[0]
+        diffs[i] = _r(ga[idx], gl[idx]) - _r(gb[idx], gl[idx])
     low, high = np.percentile(diffs, [2.5, 97.5])
     return {"r_difference": round(pearson(a, labels) - pearson(b, labels), 3),
             "ci95_low": round(float(low), 3), "ci95_high": round(float(high), 3),
