@@ -319,10 +319,12 @@ class InterviewEngine:
     async def answer(self, session_id: str, text: str, *,
                      emit_transcript: bool = True,
                      transcript_confidence: float | None = None) -> StepResult:
-        """Accept and then evaluate an answer; returns all events and what to say."""
+        """Accept and then evaluate an answer; returns all events and what to say. The turn's
+        model budget counts from here: a slow accept (a loaded Redis) leaves the models less."""
+        received_s = time.monotonic()
         accepted = await self.accept_answer(session_id, text, emit_transcript=emit_transcript,
                                             transcript_confidence=transcript_confidence)
-        evaluated = await self.evaluate_pending(session_id)
+        evaluated = await self.evaluate_pending(session_id, received_s=received_s)
         return StepResult(accepted.events + evaluated.events, evaluated.spoken,
                           evaluated.speak_turn_id)
 
@@ -330,7 +332,11 @@ class InterviewEngine:
         """Finish an acknowledged answer a killed process left unevaluated (idempotent)."""
         return await self.evaluate_pending(session_id)
 
-    async def evaluate_pending(self, session_id: str) -> StepResult:
+    async def evaluate_pending(self, session_id: str, *,
+                               received_s: float | None = None) -> StepResult:
+        """Evaluate the open answer; ``received_s`` (``time.monotonic()``) is when it arrived,
+        where the turn's model budget starts (default: now)."""
+        started = time.monotonic() if received_s is None else received_s
         state = await self.load(session_id)
         turn = state.current_turn
         if turn is None or turn.answer is None or turn.score is not None:
@@ -340,8 +346,9 @@ class InterviewEngine:
         question = self.bank.get(turn.question_id)
         after_seq = await self.events.last_seq(session_id)
         knowledge = self.knowledge.for_question(question, turn.followup_id)
-        started = time.monotonic()
-        evaluation = await self.evaluator.evaluate(turn.text, turn.answer, knowledge)
+        evaluation = await self.evaluator.evaluate(
+            turn.text, turn.answer, knowledge,
+            time_left_s=TURN_MODEL_BUDGET_S - (time.monotonic() - started))
         if evaluation.off_topic and evaluation.answer_about is None:
             evaluation.answer_about = self.knowledge.about(turn.answer, exclude=question.id)
         dont_know = evaluation.reason == DONT_KNOW
@@ -409,6 +416,7 @@ class InterviewEngine:
         again, once, against the same question. The taken-back events stay in the stream;
         an ``answer_amended`` event names them (``supersedes``), so playback and reports
         show what happened."""
+        received_s = time.monotonic()
         text = text.strip()
         if not text:
             raise InterviewError("empty_answer", "the answer is empty; say or type something")
@@ -436,7 +444,7 @@ class InterviewEngine:
                                                               supersedes=superseded))])
 
         amended = await self._step(session_id, fn)
-        evaluated = await self.evaluate_pending(session_id)
+        evaluated = await self.evaluate_pending(session_id, received_s=received_s)
         return StepResult(amended.events + evaluated.events, evaluated.spoken,
                           evaluated.speak_turn_id)
 

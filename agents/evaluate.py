@@ -18,6 +18,7 @@ import asyncio
 import json
 import os
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -49,6 +50,7 @@ _SYSTEM = (
 )
 DISAGREEMENT = 0.4
 MODEL_DEADLINE_S = 0.8  # the live turn never waits longer than this for a model's judgement
+MIN_MODEL_S = 0.05  # less of the turn's budget left than this: the model is not asked
 KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
 DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
 OFF_TOPIC = "off-topic"
@@ -219,8 +221,12 @@ class EvaluateAgent:
             j.about = " and ".join(other.tags[:2]) or other.topic.value.replace("_", " ")
         return j
 
-    async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge,
-                       ) -> Evaluation:
+    async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge, *,
+                       time_left_s: float | None = None) -> Evaluation:
+        """The grader's evaluation, averaged with a model's judgement when one answers within
+        its deadline and within ``time_left_s`` (what the turn's budget has left when the
+        grading is done; None: the deadline alone)."""
+        started = time.monotonic()
         # The cross-encoder runs in a thread (onnxruntime releases the GIL): the event loop
         # keeps streaming audio meanwhile. Its own pool, one thread per core: on asyncio's
         # default pool (cores + 4 threads) a burst of answers starved the event loop.
@@ -231,10 +237,15 @@ class EvaluateAgent:
                                 reason=j.reason, off_topic=j.off_topic, relevance=j.relevance,
                                 answer_about=j.about,
                                 rubric_only=self.grader is None and j.reason != "empty answer")
+        deadline = self.model_deadline_s
+        if time_left_s is not None:
+            deadline = min(deadline, time_left_s - (time.monotonic() - started))
         if self.provider.has_model and j.reason == "":
             try:
+                if deadline < MIN_MODEL_S:
+                    raise TimeoutError  # the grading spent the turn: no model this time
                 model_score = await asyncio.wait_for(
-                    self._model_score(question_text, answer, j.points), self.model_deadline_s)
+                    self._model_score(question_text, answer, j.points), deadline)
             except TimeoutError:
                 model_score, evaluation.model_late = None, True
             if model_score is not None:

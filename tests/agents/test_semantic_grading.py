@@ -9,12 +9,14 @@ import socket
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
 
+from agents.engine import InterviewEngine, StepResult
 from agents.evaluate import OFF_TOPIC, EvaluateAgent, Judgement, judge
-from agents.feedback import FeedbackAgent, bank_feedback, grounded
+from agents.feedback import TURN_MODEL_BUDGET_S, FeedbackAgent, bank_feedback, grounded
 from agents.grading import derive_points
 from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.messages import Evaluation, ModelEvaluation, ModelFeedback
@@ -332,6 +334,36 @@ async def test_the_wording_gets_only_what_is_left_of_the_turns_budget() -> None:
     assert fb.source == "bank"
     fb, _ = await agent.feedback(q, ev, answer=q.reference_answer, time_left_s=0.01)
     assert model.calls == 1 and fb.source == "bank"
+
+
+class SlowAcceptEngine(InterviewEngine):
+    """An engine whose answers take a second to be accepted (a loaded Redis, say)."""
+
+    async def accept_answer(self, *args: Any, **kwargs: Any) -> StepResult:
+        accepted = await super().accept_answer(*args, **kwargs)
+        await asyncio.sleep(1.0)
+        return accepted
+
+
+async def test_the_turns_budget_counts_from_the_answers_arrival(aredis: Any) -> None:
+    """The accept's second comes out of the models' budget: the judgement gets what is left
+    and the wording nothing. (Counted from the grading, the turn took 1 + 0.8 + 0.8 s and
+    asked the model twice.)"""
+    model = CountingSlowModel()
+    engine = SlowAcceptEngine(aredis, BANK, model)
+    engine.evaluator.warm()
+    state = await engine.create(SessionConfig(
+        candidate_id="ines", role="generalist", mode="text", max_questions=2,
+        self_ratings=SelfRatings(algorithms=3, engineering=3, projects=3)))
+    await engine.start(state.session_id)
+    turn = (await engine.load(state.session_id)).current_turn
+    assert turn is not None
+    asked_before = model.calls
+    started = time.monotonic()
+    result = await engine.answer(state.session_id, BANK.get(turn.question_id).reference_answer)
+    assert time.monotonic() - started < TURN_MODEL_BUDGET_S + 0.6
+    assert model.calls - asked_before <= 1
+    assert result.spoken  # the bank's wording, in time
 
 
 def test_model_feedback_with_a_new_fact_is_not_grounded() -> None:
