@@ -167,7 +167,8 @@ def judge(answer: str, points: list[AssessmentPoint],
         if credit > pr.coverage and not d["evidence"] and many_clauses:
             # Credited (even partly) in other words than the concepts' phrases: every score
             # points at evidence, so quote the clause that states the point.
-            d["evidence"] = [grader.locate(pr.text, many_clauses, authored=authored)]
+            d["evidence"] = [grader.locate(pr.text, many_clauses, authored=authored,
+                                           others=[o.text for o in g.points if o is not pr])]
     if g.reason == DONT_KNOW_REASON:
         score = min(score, DONT_KNOW_CAP)
     elif g.reason == SHORT_REASON and (authored or reference is None):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
@@ -43,6 +43,11 @@ MAX_WINDOW_PAIRS = 20  # ... and (point, window) pairs per answer: together they
 # scale: dividing by a tiny score would turn noise into full credit.
 SELF_READING_FLOOR = 0.5
 MAX_EVIDENCE_CLAUSES = 8  # clauses of an answer read to locate a point said in other words
+# A clause quoted for a point should state that point more than the question's others: its
+# cosine to the point less this share of its best cosine to another point (bank's labelled
+# answers, 300 points: right clause 67.7 % -> 71.7 %; chosen on half the questions, the other
+# half gained 0.018 on average over three splits; 0.75 and above were worse than none).
+LOCATE_CONTRAST = 0.5
 
 
 @dataclass(frozen=True)
@@ -343,7 +348,8 @@ class SemanticGrader:
         score when higher, its excess scaled by ``depth`` as in ``features``."""
         return credit(coverage, score, depth_factor(ev, self.calibration(authored).depth))
 
-    def locate(self, point: str, candidates: list[str], *, authored: bool) -> str:
+    def locate(self, point: str, candidates: list[str], *, authored: bool,
+               others: Sequence[str] = ()) -> str:
         """The candidate's clause that states ``point``, for a point the model credited in
         words the rubric's phrases do not match: what its credit is shown to rest on.
 
@@ -351,16 +357,24 @@ class SemanticGrader:
         short clauses better than the cross-encoder, which was trained on whole answers), else
         by the cross-encoder. On the bank's labelled answers, with the clause the rubric cites
         as the answer key (``viva bench grading``: ``evidence_location``), the embedder picked
-        the right clause 68 % of the time, the cross-encoder 64 %; asking both and quoting the
-        clause they rank higher together reached 69 % at a quarter more grading time."""
+        the right clause 68 % of the time (72 % with the contrast below), the cross-encoder
+        64 %; asking both and quoting the
+        clause they rank higher together reached 69 % at a quarter more grading time.
+
+        With the embedder, ``others`` (the question's other points) are contrasted: a clause
+        that states another point better is less likely this one's (``LOCATE_CONTRAST``)."""
         candidates = candidates[:MAX_EVIDENCE_CLAUSES]
         if len(candidates) <= 1:
             return candidates[0] if candidates else ""
         if self.embedder is None:
             scores = self.encoder_for(authored).score([(point, c) for c in candidates])
         else:
-            p, *said = self.embedder.embed_many([point, *candidates])
-            scores = np.array([float(c @ p) for c in said])
+            vectors = self.embedder.embed_many([point, *others, *candidates])
+            points, said = np.array(vectors[:1 + len(others)]), np.array(vectors[1 + len(others):])
+            cosines = points @ said.T
+            scores = cosines[0]
+            if len(others):
+                scores = scores - LOCATE_CONTRAST * cosines[1:].max(axis=0)
         return candidates[int(scores.argmax())]
 
     def off_topic(self, rubric: float, ev: SemanticEvidence, *, authored: bool) -> bool:

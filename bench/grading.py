@@ -284,12 +284,15 @@ def _evidence_location(bank: QuestionBank, grader: SemanticGrader) -> dict[str, 
         said = clauses(answer)[:MAX_EVIDENCE_CLAUSES]
         if len(said) < 3:
             continue
-        for p in grade(answer, k.points, k.misconceptions).points:
+        graded = grade(answer, k.points, k.misconceptions).points
+        for p in graded:
             key = {quote_for(answer, e) for e in p.evidence} if p.coverage >= 0.5 else set()
             if not key & {c.rstrip(",;") for c in said}:
                 continue
             n += 1
-            right += grader.locate(p.text, said, authored=True).rstrip(",;") in key
+            others = [o.text for o in graded if o is not p]
+            right += grader.locate(p.text, said, authored=True,
+                                   others=others).rstrip(",;") in key
             ce_right += reader.locate(p.text, said, authored=True).rstrip(",;") in key
     return {"n": n, "quote_right": round(right / max(1, n), 3),
             "cross_encoder_reading_right": round(ce_right / max(1, n), 3)}

@@ -584,6 +584,27 @@ def test_a_point_is_located_by_the_embedder_else_the_cross_encoder() -> None:
     assert alone.locate("the point", ["only"], authored=True) == "only"
 
 
+class _Vectors(Embedder):
+    """An embedder with a given unit vector for each text."""
+
+    def __init__(self, vectors: dict[str, tuple[float, ...]]) -> None:
+        self.vectors = {t: np.array(v) / np.linalg.norm(v) for t, v in vectors.items()}
+
+    def embed_many(self, texts: list[str]) -> list[np.ndarray]:
+        return [self.vectors[t] for t in texts]
+
+
+def test_a_clause_that_states_another_point_better_is_not_quoted_for_this_one() -> None:
+    """"a" is nearer the point than "b" is, but nearer still to the question's other point:
+    "b" is the point's evidence."""
+    grader = SemanticGrader(_ReadsAs({}), Calibrations(), _Vectors({
+        "the point": (1, 0, 0), "another point": (0, 1, 0),
+        "a": (0.6, 0.8, 0), "b": (0.5, 0, 0.75 ** 0.5), "c": (0, 0, 1)}))
+    said = ["a", "b", "c"]
+    assert grader.locate("the point", said, authored=True) == "a"
+    assert grader.locate("the point", said, authored=True, others=["another point"]) == "b"
+
+
 def test_a_padded_batch_embeds_each_text_as_it_embeds_alone() -> None:
     """``embed_many`` pads a batch; the mean is over each text's own tokens."""
     from agents.relevance import default_embedder
