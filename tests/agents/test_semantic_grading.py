@@ -337,18 +337,18 @@ async def test_the_wording_gets_only_what_is_left_of_the_turns_budget() -> None:
 
 
 class SlowAcceptEngine(InterviewEngine):
-    """An engine whose answers take a second to be accepted (a loaded Redis, say)."""
+    """An engine whose answers take 1.5 s to be accepted (a loaded Redis, say)."""
 
     async def accept_answer(self, *args: Any, **kwargs: Any) -> StepResult:
         accepted = await super().accept_answer(*args, **kwargs)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.5)
         return accepted
 
 
 async def test_the_turns_budget_counts_from_the_answers_arrival(aredis: Any) -> None:
-    """The accept's second comes out of the models' budget: the judgement gets what is left
-    and the wording nothing. (Counted from the grading, the turn took 1 + 0.8 + 0.8 s and
-    asked the model twice.)"""
+    """The accept's 1.5 s come out of the models' budget: the judgement gets what is left and
+    the wording nothing. (Counted from the grading, the turn took 1.5 + 0.8 + 0.8 s and asked
+    the model twice; the bound leaves a loaded machine a second for the rest of the step.)"""
     model = CountingSlowModel()
     engine = SlowAcceptEngine(aredis, BANK, model)
     engine.evaluator.warm()
@@ -361,7 +361,7 @@ async def test_the_turns_budget_counts_from_the_answers_arrival(aredis: Any) -> 
     asked_before = model.calls
     started = time.monotonic()
     result = await engine.answer(state.session_id, BANK.get(turn.question_id).reference_answer)
-    assert time.monotonic() - started < TURN_MODEL_BUDGET_S + 0.6
+    assert time.monotonic() - started < TURN_MODEL_BUDGET_S + 1.0
     assert model.calls - asked_before <= 1
     assert result.spoken  # the bank's wording, in time
 
