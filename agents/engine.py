@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 from agents import difficulty as difficulty_rules
 from agents.coding_round import CodingPort, CodingRound, Said
 from agents.evaluate import EvaluateAgent
-from agents.feedback import DONT_KNOW, TURN_MODEL_BUDGET_S, FeedbackAgent
+from agents.feedback import DONT_KNOW, FeedbackAgent
 from agents.knowledge import KnowledgeAgent
 from agents.orchestrator import Action, Decision, Limits, Orchestrator, transition
 from agents.question import Pick
@@ -28,6 +28,7 @@ from agents.question_bank import QuestionBank, Topic
 from agents.resume import parse_resume
 from agents.state import AmendPoint, InterviewState, Phase, PointScore, SessionConfig, Turn
 from agents.summary import Report, final_report, rolling_summary, should_roll
+from agents.turn_budget import TURN_MODEL_BUDGET_S
 from core.errors import AppError
 from core.events import (
     AnswerAmendedEvent,
@@ -336,7 +337,8 @@ class InterviewEngine:
                                received_s: float | None = None) -> StepResult:
         """Evaluate the open answer; ``received_s`` (``time.monotonic()``) is when it arrived,
         where the turn's model budget starts (default: now)."""
-        started = time.monotonic() if received_s is None else received_s
+        budget_ends_s = (time.monotonic() if received_s is None else received_s
+                         ) + TURN_MODEL_BUDGET_S
         state = await self.load(session_id)
         turn = state.current_turn
         if turn is None or turn.answer is None or turn.score is not None:
@@ -346,16 +348,15 @@ class InterviewEngine:
         question = self.bank.get(turn.question_id)
         after_seq = await self.events.last_seq(session_id)
         knowledge = self.knowledge.for_question(question, turn.followup_id)
-        evaluation = await self.evaluator.evaluate(
-            turn.text, turn.answer, knowledge,
-            time_left_s=TURN_MODEL_BUDGET_S - (time.monotonic() - started))
+        evaluation = await self.evaluator.evaluate(turn.text, turn.answer, knowledge,
+                                                   budget_ends_s=budget_ends_s)
         if evaluation.off_topic and evaluation.answer_about is None:
             evaluation.answer_about = self.knowledge.about(turn.answer, exclude=question.id)
         dont_know = evaluation.reason == DONT_KNOW
         fb, reviews = await self.feedback_agent.feedback(
             question, evaluation, answer=turn.answer,
             hint_first=dont_know and self.orchestrator.hint_first(state),
-            time_left_s=TURN_MODEL_BUDGET_S - (time.monotonic() - started))
+            budget_ends_s=budget_ends_s)
         # A coding problem is fetched only when the decision turns out to be "coding"; the
         # step is then computed again from freshly loaded state (nothing was committed).
         coding_task: dict[str, Any] | None = None

@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import re
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -39,6 +38,7 @@ from agents.providers.base import LanguageProvider, ProviderError
 from agents.question_bank import AssessmentPoint, Misconception, QuestionBank
 from agents.relevance import Relevance, RelevanceGate, default_embedder
 from agents.semantic import SemanticGrader, default_grader
+from agents.turn_budget import MIN_MODEL_CALL_S, model_deadline
 
 _GRADING = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1),
                               thread_name_prefix="grader")
@@ -50,7 +50,6 @@ _SYSTEM = (
 )
 DISAGREEMENT = 0.4
 MODEL_DEADLINE_S = 0.8  # the live turn never waits longer than this for a model's judgement
-MIN_MODEL_S = 0.05  # less of the turn's budget left than this: the model is not asked
 KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
 DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
 OFF_TOPIC = "off-topic"
@@ -223,11 +222,10 @@ class EvaluateAgent:
         return j
 
     async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge, *,
-                       time_left_s: float | None = None) -> Evaluation:
+                       budget_ends_s: float | None = None) -> Evaluation:
         """The grader's evaluation, averaged with a model's judgement when one answers within
-        its deadline and within ``time_left_s`` (what the turn's budget has left when the
-        grading is done; None: the deadline alone)."""
-        started = time.monotonic()
+        its deadline and within what the turn's budget has left once the grading is done
+        (``budget_ends_s``: see ``agents.turn_budget``)."""
         # The cross-encoder runs in a thread (onnxruntime releases the GIL): the event loop
         # keeps streaming audio meanwhile. Its own pool, one thread per core: on asyncio's
         # default pool (cores + 4 threads) a burst of answers starved the event loop.
@@ -238,12 +236,10 @@ class EvaluateAgent:
                                 reason=j.reason, off_topic=j.off_topic, relevance=j.relevance,
                                 answer_about=j.about,
                                 rubric_only=self.grader is None and j.reason != "empty answer")
-        deadline = self.model_deadline_s
-        if time_left_s is not None:
-            deadline = min(deadline, time_left_s - (time.monotonic() - started))
         if self.provider.has_model and j.reason == "":
+            deadline = model_deadline(self.model_deadline_s, budget_ends_s)
             try:
-                if deadline < MIN_MODEL_S:
+                if deadline < MIN_MODEL_CALL_S:
                     raise TimeoutError  # the grading spent the turn: no model this time
                 model_score = await asyncio.wait_for(
                     self._model_score(question_text, answer, j.points), deadline)

@@ -18,15 +18,11 @@ from agents.messages import Evaluation, Feedback, FeedbackKind, ModelFeedback
 from agents.providers.base import LanguageProvider, ProviderError
 from agents.question_bank import Question
 from agents.review import ReviewResult, reviewed
+from agents.turn_budget import MIN_MODEL_CALL_S, model_deadline
 
 CORRECTION_BELOW = 0.3
 GUIDANCE_BELOW = 0.6
-FEEDBACK_DEADLINE_S = 0.9  # model wording, at most ...
-# ... and what is left of one budget for the whole turn: grading, the model's judgement (0.8 s
-# at most) and its wording together. A slow grading (a loaded machine) leaves the wording less
-# time instead of pushing answer → feedback past 2 s.
-TURN_MODEL_BUDGET_S = 1.7
-MIN_WORDING_S = 0.05  # less left than this: the bank's wording, without asking the model
+FEEDBACK_DEADLINE_S = 0.9  # model wording, at most (and no more than the turn has left)
 GROUNDED_SHARE = 0.6  # share of a model's content words that must come from the question
 DONT_KNOW = "candidate said they do not know"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -167,16 +163,16 @@ class FeedbackAgent:
 
     async def feedback(self, question: Question, evaluation: Evaluation, *,
                        answer: str = "", hint_first: bool = False,
-                       time_left_s: float | None = None,
+                       budget_ends_s: float | None = None,
                        ) -> tuple[Feedback, list[ReviewResult]]:
         """The feedback for ``evaluation``: a model's wording when one answers in time and
-        passes review, else the bank's. ``time_left_s`` is what the turn's budget has left
-        (``TURN_MODEL_BUDGET_S``); the model gets no more than that."""
+        passes review, else the bank's. The model gets no more than the turn's budget has
+        left (``budget_ends_s``: see ``agents.turn_budget``)."""
         fallback = bank_feedback(question, evaluation, hint_first=hint_first)
         kind = fallback.kind
-        deadline = self.deadline_s if time_left_s is None else min(self.deadline_s, time_left_s)
+        deadline = model_deadline(self.deadline_s, budget_ends_s)
         if not self.provider.has_model or evaluation.off_topic or (
-                evaluation.reason == DONT_KNOW) or deadline < MIN_WORDING_S:
+                evaluation.reason == DONT_KNOW) or deadline < MIN_MODEL_CALL_S:
             # Nothing for a model to add: the bank wording says it exactly.
             return fallback, []
 

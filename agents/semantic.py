@@ -358,8 +358,8 @@ class SemanticGrader:
         by the cross-encoder. On the bank's labelled answers, with the clause the rubric cites
         as the answer key (``viva bench grading``: ``evidence_location``), the embedder picked
         the right clause 68 % of the time (72 % with the contrast below), the cross-encoder
-        64 %; asking both and quoting the
-        clause they rank higher together reached 69 % at a quarter more grading time.
+        64 %; asking both and quoting the clause they rank higher together reached 69 % at a
+        quarter more grading time.
 
         With the embedder, ``others`` (the question's other points) are contrasted: a clause
         that states another point better is less likely this one's (``LOCATE_CONTRAST``)."""

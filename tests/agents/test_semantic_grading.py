@@ -16,7 +16,7 @@ import pytest
 
 from agents.engine import InterviewEngine, StepResult
 from agents.evaluate import OFF_TOPIC, EvaluateAgent, Judgement, judge
-from agents.feedback import TURN_MODEL_BUDGET_S, FeedbackAgent, bank_feedback, grounded
+from agents.feedback import FeedbackAgent, bank_feedback, grounded
 from agents.grading import derive_points
 from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.messages import Evaluation, ModelEvaluation, ModelFeedback
@@ -36,6 +36,7 @@ from agents.semantic import (
 )
 from agents.state import InterviewState, PointScore, SelfRatings, SessionConfig, Turn
 from agents.summary import final_report
+from agents.turn_budget import TURN_MODEL_BUDGET_S
 
 BANK = load_question_bank()
 KNOW = KnowledgeAgent(BANK)
@@ -329,10 +330,12 @@ async def test_the_wording_gets_only_what_is_left_of_the_turns_budget() -> None:
     model = CountingSlowModel()
     agent = FeedbackAgent(model, deadline_s=3.0)
     started = time.monotonic()
-    fb, _ = await agent.feedback(q, ev, answer=q.reference_answer, time_left_s=0.2)
+    fb, _ = await agent.feedback(q, ev, answer=q.reference_answer,
+                              budget_ends_s=time.monotonic() + 0.2)
     assert time.monotonic() - started < 1.0 and model.calls == 1
     assert fb.source == "bank"
-    fb, _ = await agent.feedback(q, ev, answer=q.reference_answer, time_left_s=0.01)
+    fb, _ = await agent.feedback(q, ev, answer=q.reference_answer,
+                              budget_ends_s=time.monotonic() + 0.01)
     assert model.calls == 1 and fb.source == "bank"
 
 
