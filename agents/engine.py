@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
@@ -103,6 +104,19 @@ def plan_topics(role: str, resume_topics: list[str], weak_topics: list[str]) -> 
     return ordered
 
 
+PREPARED_KEEP = 64  # answers graded ahead, per process
+
+
+@dataclass
+class _Judgement:
+    """An answer's evaluation and feedback, made before it was committed or after."""
+
+    evaluation: Any
+    feedback: Any
+    reviews: list[Any]
+    dont_know: bool
+
+
 class InterviewEngine:
     def __init__(self, redis: aioredis.Redis, bank: QuestionBank, provider: Any, *,
                  limits: Limits | None = None, coding: CodingPort | None = None,
@@ -122,6 +136,8 @@ class InterviewEngine:
         self.knowledge = KnowledgeAgent(bank)
         self.evaluator = EvaluateAgent(provider, bank=bank)
         self.feedback_agent = FeedbackAgent(provider)
+        # Answers graded and worded ahead (prepare_answer), for the answer that follows.
+        self._prepared: OrderedDict[tuple[str, str, str], _Judgement] = OrderedDict()
 
     # ---- lifecycle -------------------------------------------------------------------
 
@@ -345,18 +361,12 @@ class InterviewEngine:
             return StepResult()
         if turn.phase == Phase.coding:
             return await self._coding_talk(session_id, turn.turn_id)
-        question = self.bank.get(turn.question_id)
         after_seq = await self.events.last_seq(session_id)
-        knowledge = self.knowledge.for_question(question, turn.followup_id)
-        evaluation = await self.evaluator.evaluate(turn.text, turn.answer, knowledge,
-                                                   budget_ends_s=budget_ends_s)
-        if evaluation.off_topic and evaluation.answer_about is None:
-            evaluation.answer_about = self.knowledge.about(turn.answer, exclude=question.id)
-        dont_know = evaluation.reason == DONT_KNOW
-        fb, reviews = await self.feedback_agent.feedback(
-            question, evaluation, answer=turn.answer,
-            hint_first=dont_know and self.orchestrator.hint_first(state),
-            budget_ends_s=budget_ends_s)
+        judged = self._prepared.pop((session_id, turn.turn_id, turn.answer), None)
+        if judged is None:
+            judged = await self._judge(state, turn, turn.answer, budget_ends_s)
+        evaluation, fb, reviews = judged.evaluation, judged.feedback, judged.reviews
+        dont_know = judged.dont_know
         # A coding problem is fetched only when the decision turns out to be "coding"; the
         # step is then computed again from freshly loaded state (nothing was committed).
         coding_task: dict[str, Any] | None = None
@@ -410,6 +420,43 @@ class InterviewEngine:
         if result.events:
             await self.profiles.record(state.config.candidate_id, session_id, profile_scores)
         return result
+
+    async def _judge(self, state: InterviewState, turn: Turn, answer: str,
+                     budget_ends_s: float) -> _Judgement:
+        """Grade ``answer`` to ``turn`` and word the feedback (nothing is committed)."""
+        question = self.bank.get(turn.question_id)
+        knowledge = self.knowledge.for_question(question, turn.followup_id)
+        evaluation = await self.evaluator.evaluate(turn.text, answer, knowledge,
+                                                   budget_ends_s=budget_ends_s)
+        if evaluation.off_topic and evaluation.answer_about is None:
+            evaluation.answer_about = self.knowledge.about(answer, exclude=question.id)
+        dont_know = evaluation.reason == DONT_KNOW
+        fb, reviews = await self.feedback_agent.feedback(
+            question, evaluation, answer=answer,
+            hint_first=dont_know and self.orchestrator.hint_first(state),
+            budget_ends_s=budget_ends_s)
+        return _Judgement(evaluation, fb, list(reviews), dont_know)
+
+    async def prepare_answer(self, session_id: str, text: str) -> list[str]:
+        """Grade and word the answer ``text`` would be to the open question, without
+        committing anything, and keep the result for when that answer arrives (``answer``
+        then only commits it). Returns what would be said first (the feedback), so the
+        voice can synthesize it ahead; [] when there is nothing to prepare."""
+        text = text.strip()
+        state = await self.load(session_id)
+        turn = state.current_turn
+        if (not text or turn is None or turn.answer is not None or turn.phase == Phase.coding
+                or state.phase in (Phase.init, Phase.final_feedback, Phase.ended)):
+            return []
+        key = (session_id, turn.turn_id, text)
+        judged = self._prepared.get(key)
+        if judged is None:
+            judged = await self._judge(state, turn, text,
+                                       time.monotonic() + TURN_MODEL_BUDGET_S)
+            self._prepared[key] = judged
+            while len(self._prepared) > PREPARED_KEEP:
+                self._prepared.popitem(last=False)
+        return [judged.feedback.text]
 
     async def amend_answer(self, session_id: str, turn_id: str, text: str) -> StepResult:
         """The candidate went on after a false end of turn: take back the evaluation of their

@@ -25,6 +25,17 @@ def split_sentences(text: str) -> list[str]:
 def split_for_speech(texts: list[str]) -> list[str]:
     """Sentences in order; the very first one cut early when it is long."""
     pieces = [s for text in texts for s in split_sentences(text)]
+    return _cut_first(pieces)
+
+
+def pieces_of_first_sentence(pieces: list[str]) -> int:
+    """How many of ``split_for_speech``'s pieces the first sentence is (1, or 2 if cut)."""
+    if len(pieces) < 2:
+        return len(pieces)
+    return 2 if _cut_first([" ".join(pieces[:2])])[:1] == pieces[:1] else 1
+
+
+def _cut_first(pieces: list[str]) -> list[str]:
     if not pieces:
         return pieces
     words = pieces[0].split()

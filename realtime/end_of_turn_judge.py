@@ -1,10 +1,11 @@
 """Gathers the end-of-turn signals at one pause and asks the policy for a verdict.
 
-The audio model runs on its own thread (~40 ms); the transcript signal comes from the
-transcriber's speculative decode of the pause (usually ready within ~300 ms). Audio that
-clearly sounds unfinished needs no text; otherwise the text is awaited for a bounded time,
-and a verdict is given without it when the recognizer is slow. Any failure of a signal
-makes the judge more patient, never less.
+The audio model runs on its own thread (~40 ms); the transcript comes from the
+transcriber's speculative decode of the pause (usually ready within ~300 ms) and is read by
+the text model (well under a millisecond) and the transcript cues. Audio that clearly sounds
+unfinished still waits for the text (a finished-sounding answer may read unfinished, and the
+other way round), but only for a bounded time: a verdict is given without it when the
+recognizer is slow. Any failure of a signal makes the judge more patient, never less.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -21,6 +23,7 @@ from audio.turn_model import TurnCompletionModel
 from realtime.end_of_turn import (
     EndOfTurnSignals,
     EndOfTurnVerdict,
+    TurnFusion,
     TurnPhase,
     TurnTakingSettings,
     decide,
@@ -29,28 +32,57 @@ from realtime.transcript_cues import transcript_cue
 
 log = logging.getLogger(__name__)
 
-TEXT_WAIT_S = 1.2  # longest wait for the pause's decode before deciding without it
+
+class TextSignal(Protocol):
+    """P(the answer is complete) from the question and the words so far (see
+    ``realtime/text_turn_model.py``)."""
+
+    def probability(self, question: str, text: str) -> float: ...
+
+
+@dataclass(frozen=True)
+class PauseContext:
+    """What the judge knows of the conversation at this pause."""
+
+    phase: TurnPhase
+    hard_question: bool
+    question: str
+    turn_s: float
 
 
 @dataclass(frozen=True)
 class JudgedPause:
+    """One pause's signals and the verdict they gave: a typed frame for the controller."""
+
     turn: int
     pause: int
-    p_complete: float | None
+    p_complete: float | None  # Smart Turn
+    p_text: float | None  # the text model
     text: str | None
     verdict: EndOfTurnVerdict
+
+    def summary(self) -> dict[str, object]:
+        """For the latency event (``end_of_turn``)."""
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 3)
+
+        return {"reason": self.verdict.reason, "finished": self.verdict.finished,
+                "p_complete": r(self.p_complete), "p_text": r(self.p_text),
+                "p_finished": r(self.verdict.p_finished),
+                "wait_ms": self.verdict.end_after_ms}
 
 
 class EndOfTurnJudge:
     def __init__(self, model: TurnCompletionModel | None, executor: Executor | None,
                  pause_text: Callable[[int, int], asyncio.Future[str]],
-                 settings: TurnTakingSettings, text_wait_s: float = TEXT_WAIT_S):
+                 settings: TurnTakingSettings, text_model: TextSignal | None = None,
+                 fusion: TurnFusion | None = None):
         self._model = model
         self._executor = executor
         self._pause_text = pause_text
         self.settings = settings
-        self._text_wait_s = text_wait_s
-        self.last: JudgedPause | None = None
+        self._text_model = text_model
+        self.fusion = fusion or TurnFusion.load()
 
     async def _probability(self, audio: np.ndarray) -> float | None:
         if self._model is None:
@@ -62,17 +94,26 @@ class EndOfTurnJudge:
             log.exception("the end-of-turn model failed; deciding without it")
             return None
 
-    async def verdict(self, turn: int, pause: int, audio: np.ndarray, phase: TurnPhase,
-                      hard_question: bool, turn_s: float) -> EndOfTurnVerdict:
+    def _text_probability(self, question: str, text: str) -> float | None:
+        if self._text_model is None or not text.strip():
+            return None
+        try:
+            return self._text_model.probability(question, text)
+        except Exception:
+            log.exception("the text end-of-turn model failed; deciding without it")
+            return None
+
+    async def verdict(self, turn: int, pause: int, audio: np.ndarray,
+                      context: PauseContext) -> JudgedPause:
         p = await self._probability(audio)
         text: str | None = None
-        if p is None or p >= self.settings.unsure_p:
-            try:
-                text = await asyncio.wait_for(asyncio.shield(self._pause_text(turn, pause)),
-                                              self._text_wait_s)
-            except TimeoutError:
-                text = None
+        try:
+            text = await asyncio.wait_for(asyncio.shield(self._pause_text(turn, pause)),
+                                          self.settings.text_wait_ms / 1000)
+        except TimeoutError:
+            text = None
         cue = transcript_cue(text) if text is not None else None
-        verdict = decide(EndOfTurnSignals(p, cue, phase, hard_question, turn_s), self.settings)
-        self.last = JudgedPause(turn, pause, p, text, verdict)
-        return verdict
+        p_text = self._text_probability(context.question, text) if text else None
+        verdict = decide(EndOfTurnSignals(p, cue, context.phase, context.hard_question,
+                                          context.turn_s, p_text), self.settings, self.fusion)
+        return JudgedPause(turn, pause, p, p_text, text, verdict)

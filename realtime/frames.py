@@ -20,6 +20,9 @@ class AudioFrame:
     captured_at: float  # time.monotonic() of the frame's last sample
     voiced: bool = False
     echo: bool = False  # the interviewer's own voice came back through the microphone
+    # The interviewer is talking (or the client still plays it): a turn needs more voice to
+    # begin, and one that does begin interrupts the interviewer.
+    interviewer_speaking: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,11 +50,41 @@ class SpeechResumed:
 
 
 @dataclass(frozen=True)
+class Interruption:
+    """The candidate talks over the interviewer: stop speaking and listen."""
+
+    turn: int
+    at: float
+
+
+@dataclass(frozen=True)
+class BackChannel:
+    """A held floor has been quiet a long while: say one short "take your time"."""
+
+    turn: int
+    at: float
+
+
+@dataclass(frozen=True)
+class ReplyReleased:
+    """A reply held back because the answer seemed to go on: it did not (the going-on was
+    a cough), so it is said now."""
+
+    turn: int
+    utterance: Utterance
+
+
+EndReason = Literal["silence", "explicit", "complete", "unsure", "think_limit", "hold"]
+
+
+@dataclass(frozen=True)
 class TurnEnded:
     turn: int
     # silence: the window passed with no verdict; complete: the signals said finished;
-    # think_limit: the candidate seemed to think but stayed silent too long; explicit: "done"
-    reason: Literal["silence", "explicit", "complete", "think_limit"]
+    # unsure: the signals were unsure and the unsure window passed; think_limit: the
+    # candidate seemed to think but stayed silent too long; hold: they asked for time and
+    # that ran out too; explicit: "done"
+    reason: EndReason
     voiced_end_at: float
     ended_at: float
     silence_window_ms: int
@@ -64,7 +97,8 @@ class TurnDropped:
     turn: int
 
 
-TurnFrame = SpeechStarted | SpeechPaused | SpeechResumed | TurnEnded | TurnDropped
+TurnFrame = (SpeechStarted | SpeechPaused | SpeechResumed | TurnEnded | TurnDropped
+             | Interruption | BackChannel | ReplyReleased)
 
 
 @dataclass
@@ -113,3 +147,4 @@ class Utterance:
     texts: list[str]
     turn_id: str
     marks: TurnMarks | None = field(default=None)  # set when it replies to a spoken turn
+    backchannel: bool = False  # "Take your time.": not a reply, the floor stays theirs

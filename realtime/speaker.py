@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 from audio.echo import EchoDetector
-from audio.sentences import split_for_speech
+from audio.sentences import pieces_of_first_sentence, split_for_speech
 from audio.tts import SpeechSynthesizer
 from audio.tts_cache import SpeechCache
 from core.events import ErrorEvent, TtsEndEvent, TtsStartEvent, TtsStopEvent
@@ -44,6 +44,11 @@ class Speaker:
         self._queue: asyncio.Queue[Utterance] = asyncio.Queue()
         self._current: asyncio.Task[None] | None = None
         self._current_turn: str | None = None  # the utterance whose audio the client may play
+        # (started at, first sentence fully played at the client) of recent utterances
+        # (back-channels excluded): until the reply's first sentence is heard, the
+        # candidate's speech may still continue their answer.
+        self._heard: list[tuple[float, float | None]] = []
+        self._making: dict[str, asyncio.Future[bytes]] = {}  # sentences being synthesized
 
     @property
     def sample_rate(self) -> int:
@@ -60,6 +65,19 @@ class Speaker:
             return True
         end = self._echo.playing_until()
         return end is not None and now < end
+
+    def reply_heard(self, since: float, now: float) -> bool:
+        """Whether an utterance begun at or after ``since`` had its first sentence played in
+        full by ``now`` (or was cut by the candidate after that)."""
+        return any(started >= since and heard is not None and heard <= now
+                   for started, heard in self._heard)
+
+    async def prepare(self, texts: list[str]) -> None:
+        """Synthesize the first sentence of what may be said next into the cache, so that
+        saying it starts at once. Cancelling it only drops the wait."""
+        pieces = split_for_speech(texts)
+        if pieces:
+            await self._piece_audio(pieces[0])
 
     async def run(self) -> None:
         while True:
@@ -102,20 +120,43 @@ class Speaker:
         cached = self._cache.get(text)
         if cached is not None:
             return cached
-        loop = asyncio.get_running_loop()
-        pcm = await loop.run_in_executor(self._executor, self._synth.synthesize, text)
-        self._cache.put(text, pcm)
-        return pcm
+        making = self._making.get(text)
+        if making is None:
+            # One synthesis per sentence: a reply prepared during the pause and the same
+            # reply said after the end share it.
+            loop = asyncio.get_running_loop()
+            making = asyncio.ensure_future(
+                loop.run_in_executor(self._executor, self._synth.synthesize, text))
+            self._making[text] = making
+
+            def done(future: asyncio.Future[bytes]) -> None:
+                self._making.pop(text, None)
+                if not future.cancelled() and future.exception() is None:
+                    self._cache.put(text, future.result())
+
+            making.add_done_callback(done)
+        return await asyncio.shield(making)
+
+    def _sentence_heard(self, index: int) -> None:
+        """The first sentence is all sent: it is heard when the client has played it."""
+        started, heard = self._heard[index]
+        if heard is None:
+            self._heard[index] = (started, self._echo.playing_until() or self._clock())
 
     async def _say(self, utterance: Utterance) -> None:
         pieces = split_for_speech(utterance.texts)
         if not pieces:
             return
         rate = self._synth.sample_rate
+        first_sentence = pieces_of_first_sentence(pieces)
         if self._echo.playing_until() is None or self._clock() > (
                 self._echo.playing_until() or 0.0):
             self._echo.reset()  # a fresh timeline once the client has played everything
         self._current_turn = utterance.turn_id
+        heard_at = len(self._heard)
+        if not utterance.backchannel:
+            self._heard = [*self._heard[-3:], (self._clock(), None)]
+            heard_at = len(self._heard) - 1
         if self._recorder is not None:
             self._recorder.utterance_started(utterance.turn_id, rate, self._clock())
         await self._outbox.send_event(TtsStartEvent(turn_id=utterance.turn_id,
@@ -132,6 +173,8 @@ class Speaker:
                     next_audio = asyncio.create_task(self._piece_audio(pieces[i + 1]))
                 if self._recorder is not None:
                     self._recorder.piece(pieces[i])
+                if i == first_sentence and heard_at < len(self._heard):
+                    self._sentence_heard(heard_at)
                 for start in range(0, len(pcm), chunk_bytes):
                     chunk = pcm[start:start + chunk_bytes]
                     await self._outbox.send_audio(chunk)
@@ -144,6 +187,8 @@ class Speaker:
                             utterance.marks.first_audio = self._clock()
                             await self._outbox.send_event(
                                 utterance.marks.as_event(utterance.turn_id))
+            if heard_at < len(self._heard):
+                self._sentence_heard(heard_at)
             finished = True
         finally:
             if self._recorder is not None:

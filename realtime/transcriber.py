@@ -49,7 +49,7 @@ from realtime.frames import (
     TurnMarks,
 )
 from realtime.ports import Outbox
-from realtime.transcript_stitching import agreed_prefix, join_segments
+from realtime.transcript_stitching import agreed_prefix, join_segments, keep_agreed_words
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +90,7 @@ class _Turn:
     partial_at: int = 0
     last_partial: str = ""
     last_hypothesis: str = ""  # the previous partial decode of the pending audio
+    agreed: str = ""  # the words two consecutive partial decodes agreed on (a vote for each)
     unvoiced_ms: int = 0
     closed: bool = False
     committed_end: int = 0  # where the committed segments end (the final piece excluded)
@@ -278,6 +279,8 @@ class StreamingTranscriber:
             return
         turn.last_partial = full
         stable = join_segments([prefix, stable_tail])
+        if not settled and len(stable.split()) >= len(turn.agreed.split()):
+            turn.agreed = stable
         await self._outbox.send_event(TranscriptPartialEvent(
             text=full, stable=stable, tentative=full[len(stable):].strip()))
 
@@ -358,7 +361,7 @@ class StreamingTranscriber:
             logprob_sum, words = logprob_sum + result.avg_logprob * n, words + n
         marks.stt_final = self._clock()
         marks.stt_decode_ms = round(decode_s * 1000)
-        text = join_segments(texts)
+        text = keep_agreed_words(turn.agreed, join_segments(texts))
         if text:
             self._finals.put_nowait(FinalTranscript(
                 turn.number, text, marks, logprob_sum / words if words else None))

@@ -31,8 +31,14 @@ MAYBE_MORE = frozenset(
     "so that then when where who also this some any it there here what how why not more "
     "most you have do did going well basically actually like".split())
 FILLERS = frozenset("um umm uh uhh er erm ah eh hmm mm mhm".split())
-FILLER_PHRASES = ("you know", "i mean", "kind of", "sort of", "let me think", "let's see",
-                  "so yeah")
+FILLER_PHRASES = ("you know", "i mean", "kind of", "sort of", "so yeah")
+# The candidate asks for time: the floor stays theirs well past the think limit, and a long
+# silence earns one back-channel ("Take your time."), never a reply.
+FLOOR_HOLDING = re.compile(
+    r"\b(let me (think|see|just think|check|recall|remember)|let's see|give me (a|one) "
+    r"(sec|second|moment|minute)|hold on|bear with me|i need to think|thinking about it|"
+    r"how do i put (it|this))\b|\b(one|a|just a) (sec|second|moment|minute)$")
+FLOOR_TAIL_WORDS = 8  # asked for within the last words; not "let me see why" long ago
 TRAILING_OPEN = (",", "-", "—", "…", "...", ":", ";")
 # A sentence opened by one of these needs a main clause ("Unless the table is indexed, …").
 # Not "because"/"since"/"when": "Because lookups are O(1)." answers a "why" on its own.
@@ -44,6 +50,7 @@ class TranscriptCue:
     open_clause: bool
     reason: str  # e.g. 'ends with "because"', "ends with a comma", "" when not open
     ends_sentence: bool  # the recognizer put a full stop, question or exclamation mark
+    holds_floor: bool = False  # the last sentence asks for time ("let me think")
 
 
 def _words(text: str) -> list[str]:
@@ -66,6 +73,10 @@ def transcript_cue(text: str) -> TranscriptCue:
     if not words:
         return TranscriptCue(False, "", ends_sentence)
     lowered = " ".join(words)
+    asked = FLOOR_HOLDING.search(" ".join(words[-FLOOR_TAIL_WORDS:]))
+    if asked:
+        return TranscriptCue(True, f"asks for time ({asked.group(0)!r})", ends_sentence,
+                             holds_floor=True)
     for phrase in FILLER_PHRASES:
         if lowered.endswith(phrase):
             return TranscriptCue(True, f"ends with the filler {phrase!r}", ends_sentence)

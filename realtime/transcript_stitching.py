@@ -4,12 +4,15 @@ Pieces are cut in silences, so their audio never overlaps and every word of each
 kept. What a decoder adds at a border is removed: a run of three or more words that ends
 one piece and starts the next again is a decoder carrying its context over, not speech.
 Partials use LocalAgreement: the words two consecutive decodes of the same growing audio
-agree on are stable; the rest is tentative.
+agree on are stable; the rest is tentative. The final decode is one more vote: where it
+swaps a few words two earlier decodes agreed on for as many others ("learn from marba
+stakes" for "learn from our mistakes"), the agreed words stay (two votes to one).
 """
 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 BORDER_REPEAT_WORDS = 3
 
@@ -42,3 +45,28 @@ def join_segments(texts: list[str]) -> str:
                 break
         words.extend(piece)
     return " ".join(words)
+
+
+MAX_SWAP_WORDS = 3  # a longer disagreement is a real revision, not a misheard word or two
+
+
+def keep_agreed_words(agreed: str, final: str) -> str:
+    """``final`` with short same-length swaps of ``agreed`` words put back."""
+    agreed_words, final_words = agreed.split(), final.split()
+    if not agreed_words or not final_words:
+        return final
+    matcher = SequenceMatcher(a=[_key(w) for w in agreed_words],
+                              b=[_key(w) for w in final_words], autojunk=False)
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1 <= MAX_SWAP_WORDS and i1 > 0:
+            # Only inside what was agreed, after agreed context (the words before it match);
+            # the final's punctuation after the swap is kept.
+            kept = agreed_words[i1:i2]
+            tail = re.search(r"[.,;:?!]+$", final_words[j2 - 1])
+            if tail and not re.search(r"[.,;:?!]$", kept[-1]):
+                kept = [*kept[:-1], kept[-1] + tail.group(0)]
+            out.extend(kept)
+        else:
+            out.extend(final_words[j1:j2])
+    return " ".join(out)

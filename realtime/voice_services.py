@@ -16,6 +16,7 @@ from audio.tts_cache import SpeechCache
 from audio.turn_model import SmartTurnModel, TurnCompletionModel
 from audio.vad import VoiceActivityDetector, WebRtcVoiceDetector
 from audio.whisper_stt import WhisperRecognizer
+from realtime.end_of_turn_judge import TextSignal
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ class VoiceServices:
     stt_name: str
     turn_model: TurnCompletionModel | None = None  # None: the transcript alone decides
     turn_executor: ThreadPoolExecutor | None = None
+    text_turn_model: TextSignal | None = None  # None: the audio and the cues decide
     load_s: float = 0.0
 
     @classmethod
@@ -47,6 +49,13 @@ class VoiceServices:
             log.error("end-of-turn model unavailable (%s); deciding from text and silence",
                       exc)
             turn_model = None
+        text_model: TextSignal | None
+        try:
+            from realtime.text_turn_model import load_text_turn_model
+            text_model = load_text_turn_model()
+        except Exception as exc:  # the audio model and the transcript cues still decide
+            log.error("text end-of-turn model unavailable (%s)", exc)
+            text_model = None
         services = cls(
             pool=RecognitionPool(recognizer),
             synthesizer=synthesizer,
@@ -57,6 +66,7 @@ class VoiceServices:
             turn_model=turn_model,
             # Its own thread: ~40 ms a call must not queue behind a Whisper decode.
             turn_executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="turn"),
+            text_turn_model=text_model,
         )
         services.load_s = time.perf_counter() - started
         log.info("voice loaded in %.1f s: stt %s, tts %s", services.load_s, stt_model,
@@ -68,7 +78,8 @@ class VoiceServices:
 
     def status(self) -> dict[str, str]:
         return {"stt": f"ok {self.stt_name}", "tts": f"ok {self.synthesizer.name}",
-                "turn": f"ok {self.turn_model.name}" if self.turn_model else "text only"}
+                "turn": f"ok {self.turn_model.name}" if self.turn_model else "text only",
+                "turn_text": "ok" if self.text_turn_model else "cues only"}
 
     def prewarm(self, texts: list[str]) -> int:
         """Synthesize into the cache every sentence of ``texts`` not there yet (blocking).

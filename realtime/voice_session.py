@@ -1,12 +1,14 @@
 """One live voice conversation: the seam between the websocket layer and the voice stages.
 
-Binary audio → checks and 16 kHz frames → voice activity + echo check → turn detector →
+Binary audio → checks and 16 kHz frames → voice activity + echo check → turn controller →
 streaming transcriber → (final transcript) → interview engine via ``on_final`` → speaker.
-At each pause the end-of-turn judge (audio model + transcript + phase) tells the detector
-how long to wait. Speech that starts again right after a turn ended (a false end: the
-candidate was only thinking) stops the reply and is joined to the same answer through
-``on_amend``. Each stage that waits owns one loop; this class owns those loops and cancels
-them on close.
+At each pause the end-of-turn judge (audio model + text model + transcript + phase) tells
+the controller how long to wait, and a reply that may be needed is prepared meanwhile
+(``on_prepare``: grade, word, synthesize its first sentence), so a finished answer is
+spoken to at once; resumed speech drops it. Speech that starts again right after a turn
+ended, before the reply was heard past its first sentence, stops the reply and is joined
+to the same answer through ``on_amend``. Each stage that waits owns one loop; this class
+owns those loops and cancels them on close.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -30,12 +32,16 @@ from core.events import ErrorEvent, TranscriptFinalEvent
 from core.tasks import Supervisor
 from realtime.audio_input import AudioInput
 from realtime.end_of_turn import TurnPhase, TurnTakingSettings
-from realtime.end_of_turn_judge import EndOfTurnJudge
+from realtime.end_of_turn_judge import EndOfTurnJudge, JudgedPause, PauseContext
 from realtime.errors import VoiceInputError
 from realtime.frames import (
     AudioFrame,
+    BackChannel,
     FinalTranscript,
+    Interruption,
+    ReplyReleased,
     SpeechPaused,
+    SpeechResumed,
     SpeechStarted,
     TurnDropped,
     TurnEnded,
@@ -46,7 +52,8 @@ from realtime.ports import AnswerHandler, Outbox
 from realtime.recorder import VoiceRecorder
 from realtime.speaker import Speaker
 from realtime.transcriber import StreamingTranscriber
-from realtime.turn_detector import ONSET_MS, TurnDetector
+from realtime.turn_controller import SpokenAnswer, TurnController
+from realtime.turn_detector import BARGE_IN_MS, ONSET_MS
 from realtime.voice_services import VoiceServices
 
 __all__ = ["VoiceInputError", "VoiceServices", "VoiceSession"]
@@ -55,29 +62,20 @@ log = logging.getLogger(__name__)
 
 ECHO_BLOCK_FRAMES = 8  # 240 ms of microphone audio compared against what Viva said
 MAX_HOTWORDS = 20
-# Talking over the interviewer must last this long to stop it: a cough, or the first echo
-# of a new sentence (too little of it to correlate yet), does not interrupt.
-BARGE_IN_MS = 240
+BACKCHANNEL = "Take your time."
 TICK_S = 0.05  # how often a turn is checked on the wall clock (a client that went quiet)
 HISTORY_S = 8  # audio kept for the end-of-turn model
 STAGE_RESTARTS = 3  # a stage that keeps failing stays down (and the client was told)
 
 
-@dataclass
-class _Answer:
-    """A spoken answer handed to the engine (under the question's ``turn_id``)."""
-
-    turn_id: str
-    text: str
-
-
 class VoiceSession:
     def __init__(self, *, services: VoiceServices, outbox: Outbox, on_final: AnswerHandler,
                  on_amend: AnswerHandler | None = None,
+                 on_prepare: AnswerHandler | None = None,
                  silence_ms_conversation: int | None = None,
                  silence_ms_coding: int | None = None,
                  turn_taking: TurnTakingSettings | None = None,
-                 amend_window_ms: int = 3000,
+                 amend_window_ms: int | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  session_id: str = "", recorder: VoiceRecorder | None = None):
         self.session_id = session_id
@@ -85,6 +83,7 @@ class VoiceSession:
         self._outbox = outbox
         self._on_final = on_final
         self._on_amend = on_amend
+        self._on_prepare = on_prepare
         self._clock = clock
         self._recorder = recorder
         self._confidence: dict[str, float] = {}  # turn_id -> the recogniser's confidence
@@ -93,16 +92,16 @@ class VoiceSession:
             settings = replace(settings, complete_ms=silence_ms_conversation)
         if silence_ms_coding is not None:
             settings = replace(settings, coding_complete_ms=silence_ms_coding)
+        if amend_window_ms is not None:
+            settings = replace(settings, amend_window_ms=amend_window_ms)
+        if on_amend is None:
+            settings = replace(settings, amend_window_ms=0)  # nothing can be taken back
         self.turn_taking = settings
-        self.amend_window_s = amend_window_ms / 1000
         self._input = AudioInput(clock)
         self._vad = services.new_vad()
         self._echo = EchoDetector()
         self._recent: deque[np.ndarray] = deque(maxlen=ECHO_BLOCK_FRAMES)
         self._history: deque[np.ndarray] = deque(maxlen=HISTORY_S * 1000 // FRAME_MS)
-        self._phase: TurnPhase = "conversation"
-        self._hard_question = False
-        self._detector = TurnDetector(settings.think_limit_ms("conversation", False))
         self._bias = RecognitionBias()
         self._context_turn_id: str | None = None
         self._spoken_turn_id: str | None = None
@@ -111,16 +110,13 @@ class VoiceSession:
                                                  lambda: self._bias, clock)
         self._speaker = Speaker(services.synthesizer, services.cache, services.tts_executor,
                                 outbox, self._echo, clock, recorder)
+        self._turns = TurnController(settings, reply_closed=self._speaker.reply_heard)
         self._judge = EndOfTurnJudge(services.turn_model, services.turn_executor,
-                                     self._transcriber.pause_text, settings)
-        # False ends: candidate turn numbers (the detector's), not question turn ids.
-        self._last_end: tuple[int, float] | None = None  # (turn, when it ended)
-        self._continues: dict[int, int] = {}  # a turn -> the earlier turn it goes on with
-        self._held: set[int] = set()  # turns whose reply must not be spoken (they went on)
-        self._withheld: dict[int, Utterance] = {}  # held replies, said if the turn was noise
-        self._answers: dict[int, _Answer] = {}  # a turn -> the answer its words are part of
+                                     self._transcriber.pause_text, settings,
+                                     text_model=services.text_turn_model)
         self._verdicts: set[asyncio.Task[None]] = set()
-        self._why: dict[int, dict[str, object]] = {}  # a turn -> its last verdict
+        self._preparing: asyncio.Task[None] | None = None
+        self._speaking = False
         # Every stage and helper has this owner: a failure is logged with the session and
         # told to the client, and the stage starts again (its state lives on the objects).
         self._stages = Supervisor(f"session {session_id or '?'} voice",
@@ -132,6 +128,8 @@ class VoiceSession:
             self._stages.spawn(factory, name, restarts=STAGE_RESTARTS)
         self.barge_ins = 0
         self.amendments = 0
+        self.backchannels = 0
+        self.prepared = 0  # replies prepared during a pause
 
     # -- the seam ---------------------------------------------------------------------
 
@@ -148,16 +146,23 @@ class VoiceSession:
 
     def set_context(self, *, phase: str, question_text: str | None, key_terms: list[str],
                     turn_id: str | None = None, hard: bool = False) -> None:
-        self._phase = "coding" if phase == "coding" else "conversation"
-        self._hard_question = hard
-        self._detector.silence_ms = self.turn_taking.think_limit_ms(self._phase, hard)
+        self._turns.set_context("coding" if phase == "coding" else "conversation", hard,
+                                question_text or "")
         self._bias = RecognitionBias(context=question_text or "",
                                      hotwords=tuple(key_terms[:MAX_HOTWORDS]))
         if turn_id:
             self._context_turn_id = turn_id
 
+    @property
+    def _phase(self) -> TurnPhase:
+        return self._turns.context.phase
+
+    def note_activity(self) -> None:
+        """The candidate is typing in the editor: while coding that holds the floor."""
+        self._turns.activity(self._clock())
+
     async def end_turn(self) -> None:
-        self._dispatch(self._detector.end_turn(self._clock()))
+        await self._dispatch(self._turns.end_turn(self._clock()))
 
     def transcript_confidence(self, turn_id: str) -> float | None:
         """How sure the recogniser was of the answer given on ``turn_id`` (mean word
@@ -191,39 +196,50 @@ class VoiceSession:
         if voiced and self._echo.active(captured_at):
             block = pcm16_to_float(np.concatenate(self._recent))
             echo = self._echo.is_echo(block, captured_at)
-        frame = AudioFrame(samples, captured_at, voiced, echo)
-        speaking = self._speaker.is_speaking(captured_at)
         # While the interviewer talks, a turn needs more voice to begin: residual echo the
         # correlation missed must not become the candidate's words.
-        self._detector.onset_ms = BARGE_IN_MS if speaking else ONSET_MS
-        events = self._detector.push(frame)
+        self._speaking = self._speaker.is_speaking(captured_at)
+        frame = AudioFrame(samples, captured_at, voiced, echo, self._speaking)
+        events = self._turns.audio(frame)
         self._transcriber.inbox.put_nowait(frame)
-        self._dispatch(events)
-        if speaking and self._detector.in_turn and self._detector.voiced_run_ms >= BARGE_IN_MS:
-            # The candidate talks over the interviewer: stop at once and listen.
-            if await self._speaker.stop():
-                self.barge_ins += 1
+        await self._dispatch(events)
 
-    def _dispatch(self, events: list[TurnFrame]) -> None:
+    async def _dispatch(self, events: list[TurnFrame]) -> None:
         for event in events:
-            if isinstance(event, SpeechStarted):
-                event = self._maybe_continue(event)
+            if isinstance(event, Interruption):
+                # The candidate talks over the interviewer: stop at once and listen.
+                if await self._speaker.stop():
+                    self.barge_ins += 1
+                continue
+            if isinstance(event, BackChannel):
+                self.backchannels += 1
+                self._speaker.say(Utterance([BACKCHANNEL], self._spoken_turn_id
+                                            or self._new_turn_id(), backchannel=True))
+                continue
+            if isinstance(event, ReplyReleased):
+                self._speaker.say(event.utterance)
+                continue
             if self._recorder is not None:
                 self._record(event)
             self._transcriber.inbox.put_nowait(event)
-            if isinstance(event, SpeechPaused):
+            if isinstance(event, SpeechStarted) and event.continues is not None:
+                # The candidate was only thinking: the reply made for half the answer must
+                # not be heard.
+                self._drop_prepared()
+                self._stages.helper(self._stop_reply(), "voice-stop-reply")
+            elif isinstance(event, SpeechPaused):
                 self._ask_for_verdict(event)
-            elif isinstance(event, TurnDropped):
-                self._release(event.turn)
+            elif isinstance(event, SpeechResumed):
+                self._drop_prepared()
             elif isinstance(event, TurnEnded):
-                self._last_end = (event.turn, event.ended_at)
                 for task in list(self._verdicts):
                     task.cancel()  # the turn is over: verdicts for its pauses are moot
 
     def _record(self, event: TurnFrame) -> None:
         assert self._recorder is not None
         if isinstance(event, SpeechStarted):
-            self._recorder.speech_started(event.turn, event.at, self._detector.onset_ms)
+            self._recorder.speech_started(event.turn, event.at,
+                                          BARGE_IN_MS if self._speaking else ONSET_MS)
         elif isinstance(event, TurnDropped):
             self._recorder.turn_dropped(event.turn)
         elif isinstance(event, TurnEnded):
@@ -232,46 +248,45 @@ class VoiceSession:
 
     def _ask_for_verdict(self, paused: SpeechPaused) -> None:
         audio = pcm16_to_float(np.concatenate(self._history))
-        turn_s = self._detector.turn_seconds(self._clock())
+        ctx = self._turns.context
+        context = PauseContext(ctx.phase, ctx.hard_question, ctx.question,
+                               self._turns.detector.turn_seconds(self._clock()))
 
         async def judge() -> None:
-            verdict = await self._judge.verdict(paused.turn, paused.pause, audio,
-                                                self._phase, self._hard_question, turn_s)
-            p = self._judge.last.p_complete if self._judge.last else None
-            self._why[paused.turn] = {"reason": verdict.reason, "finished": verdict.finished,
-                                      "p_complete": None if p is None else round(p, 3)}
-            self._dispatch(self._detector.set_verdict(
-                paused.turn, paused.pause, verdict.end_after_ms, verdict.finished,
-                self._clock()))
+            judged = await self._judge.verdict(paused.turn, paused.pause, audio, context)
+            self._maybe_prepare(judged)
+            await self._dispatch(self._turns.verdict(judged, self._clock()))
 
         task = self._stages.helper(judge(), "voice-verdict")
         self._verdicts.add(task)
         task.add_done_callback(self._verdicts.discard)
 
-    def _maybe_continue(self, started: SpeechStarted) -> SpeechStarted:
-        if self._on_amend is None or self._last_end is None or self._phase == "coding":
-            # While coding, talk is recorded, not graded: nothing to take back.
-            return started
-        previous, ended_at = self._last_end
-        if started.at - ended_at > self.amend_window_s:
-            return started
-        # Speech right after a turn ended: the candidate was only thinking. Their words
-        # belong to the same answer; the reply made for half of it must not be heard.
-        self._continues[started.turn] = previous
-        self._held.add(previous)
-        self._stages.helper(self._stop_reply(), "voice-stop-reply")
-        return SpeechStarted(started.turn, started.at, continues=previous)
-
-    def _release(self, dropped: int) -> None:
-        """A turn taken for a continuation was only a noise: the answer before it stands,
-        and its reply, if it was held back, is said after all."""
-        previous = self._continues.pop(dropped, None)
-        if previous is None:
+    def _maybe_prepare(self, judged: JudgedPause) -> None:
+        """While an unsure pause may still end the turn, prepare the reply: the engine
+        grades and words it (its result kept for the real answer) and the first sentence
+        is synthesized. A sure verdict ends the turn at once and a held floor does not end
+        soon: neither is worth the work."""
+        v = judged.verdict
+        if (self._on_prepare is None or self._phase == "coding" or not judged.text
+                or v.holds_floor or self._turns.amends(judged.turn) is not None):
             return
-        self._held.discard(previous)
-        withheld = self._withheld.pop(previous, None)
-        if withheld is not None:
-            self._speaker.say(withheld)
+        self._drop_prepared()
+        text = judged.text
+        turn_id = self._context_turn_id or self._spoken_turn_id or ""
+
+        async def prepare() -> None:
+            assert self._on_prepare is not None
+            texts = await self._on_prepare(text, turn_id)
+            await self._speaker.prepare(texts)
+            self.prepared += 1
+
+        self._preparing = self._stages.helper(prepare(), "voice-prepare")
+
+    def _drop_prepared(self) -> None:
+        """Speech resumed: whatever was prepared answered words that are not the answer."""
+        if self._preparing is not None and not self._preparing.done():
+            self._preparing.cancel()
+        self._preparing = None
 
     async def _stop_reply(self) -> None:
         if await self._speaker.stop():
@@ -280,19 +295,15 @@ class VoiceSession:
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(TICK_S)
-            self._dispatch(self._detector.tick(self._clock()))
+            await self._dispatch(self._turns.tick(self._clock()))
 
     async def _reply_loop(self) -> None:
         while True:
             final = await self._finals.get()
-            final.marks.end_of_turn = self._why.pop(final.turn, None)
-            for old in [t for t in self._answers if t < final.turn - 8]:
-                del self._answers[old]
-            self._held = {t for t in self._held if t >= final.turn - 8}
-            previous = self._continues.pop(final.turn, None)
-            answer = self._answers.get(previous) if previous is not None else None
-            if answer is not None:
-                await self._amend(answer, final)
+            final.marks.end_of_turn = self._turns.end_summary(final.turn)
+            earlier = self._turns.amends(final.turn)
+            if earlier is not None and self._on_amend is not None:
+                await self._amend(earlier, final)
                 continue
             turn_id = self._context_turn_id or self._spoken_turn_id or self._new_turn_id()
             if self._recorder is not None:
@@ -304,14 +315,13 @@ class VoiceSession:
             await self._outbox.send_event(TranscriptFinalEvent(text=final.text,
                                                                turn_id=turn_id,
                                                                confidence=confidence))
-            answer = _Answer(turn_id, final.text)
-            self._answers[final.turn] = answer
+            self._turns.answered(final.turn, SpokenAnswer(turn_id, final.text, self._phase))
             try:
                 texts = await self._on_final(final.text, turn_id)
             except Exception:
                 log.exception("session %s: the interview engine failed on a spoken answer",
                               self.session_id)
-                del self._answers[final.turn]
+                self._turns.answered(final.turn, None)
                 await self._outbox.send_event(ErrorEvent(
                     code="answer_failed",
                     message="your answer was heard but could not be processed; "
@@ -319,7 +329,7 @@ class VoiceSession:
                 continue
             await self._reply(final, texts, turn_id)
 
-    async def _amend(self, answer: _Answer, final: FinalTranscript) -> None:
+    async def _amend(self, answer: SpokenAnswer, final: FinalTranscript) -> None:
         assert self._on_amend is not None
         # The transcriber decoded the earlier words again with the new ones: one answer.
         text = final.text
@@ -328,7 +338,7 @@ class VoiceSession:
         await self._outbox.send_event(TranscriptFinalEvent(text=text, turn_id=answer.turn_id,
                                                            amended=True))
         answer.text = text
-        self._answers[final.turn] = answer
+        self._turns.answered(final.turn, answer)
         try:
             texts = await self._on_amend(text, answer.turn_id)
         except Exception as exc:
@@ -349,12 +359,10 @@ class VoiceSession:
             if reply_turn is None or reply_turn == turn_id:
                 reply_turn = self._new_turn_id()
             self._spoken_turn_id = reply_turn
-            utterance = Utterance(list(texts), reply_turn, final.marks)
-            if final.turn in self._held:
-                self._withheld[final.turn] = utterance
+            utterance = self._turns.reply(final.turn,
+                                          Utterance(list(texts), reply_turn, final.marks))
+            if utterance is None:  # held: the answer went on
                 await self._outbox.send_event(final.marks.as_event(turn_id))
-                for old in [t for t in self._withheld if t < final.turn - 8]:
-                    del self._withheld[old]
             else:
                 self._speaker.say(utterance)
         else:
@@ -363,5 +371,3 @@ class VoiceSession:
     @staticmethod
     def _new_turn_id() -> str:
         return f"v-{uuid.uuid4().hex[:12]}"
-
-

@@ -13,6 +13,7 @@ from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from judge.settings import CODE_BYTES_CEILING, JudgeSettings
+from realtime.end_of_turn import TurnTakingSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER_SECRETS = {"", "changeme", "change-me", "secret", "reviewer"}
@@ -71,17 +72,31 @@ class Settings(BaseSettings):
     # Then synthesize every bank question into the audio cache (once per machine; skipped in
     # the test environment, where it would only compete for the CPU).
     voice_prewarm: bool = True
-    # Turn-taking. A pause ends the turn after `silence_ms_*` when the signals (Smart Turn on
-    # the audio, the transcript, the phase) say the candidate finished; when they say the
-    # candidate is thinking it waits up to `think_ms_*` (more after a hard question).
-    silence_ms_conversation: int = 400
-    silence_ms_coding: int = 2500
-    think_ms_conversation: int = 3000
-    think_ms_coding: int = 6000
-    think_ms_hard_extra: int = 1000
-    turn_max_s: float = 120.0
-    # Speech this soon after a turn ended is the same answer going on (a false end).
-    amend_window_ms: int = 3000
+    # Turn-taking: one field per setting of realtime.end_of_turn.TurnTakingSettings, named
+    # `turn_<its name>` (VIVA_TURN_<NAME>), the same defaults; `turn_taking()` builds it.
+    # The old names (VIVA_SILENCE_MS_CONVERSATION, …) are still read.
+    turn_pause_ms: int = 150
+    turn_text_wait_ms: int = 1200
+    turn_complete_ms: int = Field(default=400, validation_alias=AliasChoices(
+        "VIVA_TURN_COMPLETE_MS", "VIVA_SILENCE_MS_CONVERSATION", "turn_complete_ms"))
+    turn_unsure_ms: int = 1500
+    turn_think_ms: int = Field(default=3000, validation_alias=AliasChoices(
+        "VIVA_TURN_THINK_MS", "VIVA_THINK_MS_CONVERSATION", "turn_think_ms"))
+    turn_hold_ms: int = 9000
+    turn_backchannel_ms: int = 3000
+    turn_coding_complete_ms: int = Field(default=2500, validation_alias=AliasChoices(
+        "VIVA_TURN_CODING_COMPLETE_MS", "VIVA_SILENCE_MS_CODING", "turn_coding_complete_ms"))
+    turn_coding_think_ms: int = Field(default=6000, validation_alias=AliasChoices(
+        "VIVA_TURN_CODING_THINK_MS", "VIVA_THINK_MS_CODING", "turn_coding_think_ms"))
+    turn_hard_question_extra_ms: int = Field(default=1000, validation_alias=AliasChoices(
+        "VIVA_TURN_HARD_QUESTION_EXTRA_MS", "VIVA_THINK_MS_HARD_EXTRA",
+        "turn_hard_question_extra_ms"))
+    turn_max_turn_s: float = Field(default=120.0, validation_alias=AliasChoices(
+        "VIVA_TURN_MAX_TURN_S", "VIVA_TURN_MAX_S", "turn_max_turn_s"))
+    turn_amend_window_ms: int = Field(default=3000, validation_alias=AliasChoices(
+        "VIVA_TURN_AMEND_WINDOW_MS", "VIVA_AMEND_WINDOW_MS", "turn_amend_window_ms"))
+    turn_finished_p: float = Field(default=0.75, ge=0, le=1)
+    turn_unsure_p: float = Field(default=0.35, ge=0, le=1)
 
     # Recording and archive. Each voice turn's audio (both sides) is saved under
     # `data_dir/sessions/<id>/` as Ogg/Opus ("wav": bigger, no encoder needed); audio older
@@ -129,6 +144,11 @@ class Settings(BaseSettings):
                                  f"development (VIVA_ENV={self.env})")
             self.reviewer_token = secrets.token_urlsafe(24)
         return self
+
+    def turn_taking(self) -> TurnTakingSettings:
+        """The turn-taking policy's settings, field for field (``turn_<name>``)."""
+        return TurnTakingSettings(**{name: getattr(self, f"turn_{name}")
+                                     for name in TurnTakingSettings.names()})
 
     @property
     def judge(self) -> JudgeSettings:

@@ -460,6 +460,8 @@ class SessionLink:
         await self.voice.end_turn()
 
     async def on_code_change(self, msg: CodeChange) -> None:
+        if self.voice is not None:
+            self.voice.note_activity()  # typing holds the floor: no end of turn meanwhile
         await self.conn.send_event(CodeChangeEvent(problem_id=msg.problem_id,
                                                    language=msg.language, code=msg.code))
 
@@ -489,7 +491,6 @@ class SessionLink:
             services = await loader.get()
         except Exception as exc:
             raise InterviewError("voice_unavailable", f"voice could not start: {exc}") from exc
-        from realtime.end_of_turn import TurnTakingSettings
         from realtime.voice_session import VoiceSession
 
         async def handled(result: StepResult) -> list[str]:
@@ -511,6 +512,11 @@ class SessionLink:
                 result = await self.engine.amend_answer(self.session_id, turn_id, text)
             return await handled(result)
 
+        async def on_prepare(text: str, turn_id: str) -> list[str]:
+            # Nothing is committed: the engine grades and words the answer it may get, and
+            # keeps that for when it does.
+            return await self.engine.prepare_answer(self.session_id, text)
+
         from server.voice_recording import recording_for
 
         outbox, recorder = await recording_for(self.app_state, self.engine.redis,
@@ -518,12 +524,8 @@ class SessionLink:
         s = self.settings
         self.voice = VoiceSession(
             services=services, outbox=outbox, on_final=on_final, on_amend=on_amend,
-            recorder=recorder,
-            turn_taking=TurnTakingSettings(
-                complete_ms=s.silence_ms_conversation, coding_complete_ms=s.silence_ms_coding,
-                think_ms=s.think_ms_conversation, coding_think_ms=s.think_ms_coding,
-                hard_question_extra_ms=s.think_ms_hard_extra, max_turn_s=s.turn_max_s),
-            amend_window_ms=s.amend_window_ms, session_id=self.session_id)
+            on_prepare=on_prepare, recorder=recorder, turn_taking=s.turn_taking(),
+            session_id=self.session_id)
         return self.voice
 
     async def on_binary(self, data: bytes) -> None:

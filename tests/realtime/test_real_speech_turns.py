@@ -21,7 +21,10 @@ from tests.audio.voice_support import RecordingOutbox, stream
 
 pytestmark = pytest.mark.slow
 
-REPLY = ["Thank you. Next question: what is a B-tree?"]
+# The first sentence is long, as feedback is: speech that goes on while it plays still
+# continues the answer (once it has been heard, speech is a new answer).
+REPLY = ["Thank you, that covers the first part of the idea quite well. "
+         "Next question: what is a B-tree?"]
 PAUSED = {c.name: c for c in load_speech_set(REPO_SET / "paused")}
 
 
@@ -137,8 +140,8 @@ def test_a_false_end_over_the_websocket_is_graded_once(redis_url: str, tmp_path)
     from tests.server.support import client, create_session, send
 
     clip = PAUSED["vctk_p314_272.wav"]
-    with client(redis_url, tmp_path, think_ms_conversation=600,
-                silence_ms_conversation=300) as c:
+    with client(redis_url, tmp_path, turn_think_ms=600,
+                turn_complete_ms=300) as c:
         s = create_session(c, mode="voice", max_questions=3)
         auth = {"Authorization": f"Bearer {s['token']}"}
         with c.websocket_connect(f"/ws/sessions/{s['session_id']}?token={s['token']}") as ws:
