@@ -335,22 +335,59 @@ class InterviewEngine:
 
     async def answer(self, session_id: str, text: str, *,
                      emit_transcript: bool = True,
-                     transcript_confidence: float | None = None) -> StepResult:
+                     transcript_confidence: float | None = None,
+                     hold_phase_change: bool = False) -> StepResult:
         """Accept and then evaluate an answer; returns all events and what to say. The turn's
-        model budget counts from here: a slow accept (a loaded Redis) leaves the models less."""
+        model budget counts from here: a slow accept (a loaded Redis) leaves the models less.
+        ``hold_phase_change``: the answer may still go on (a doubtful end of a spoken turn):
+        a move into the coding round or the end waits for ``advance``."""
         received_s = time.monotonic()
         accepted = await self.accept_answer(session_id, text, emit_transcript=emit_transcript,
                                             transcript_confidence=transcript_confidence)
-        evaluated = await self.evaluate_pending(session_id, received_s=received_s)
+        evaluated = await self.evaluate_pending(session_id, received_s=received_s,
+                                                hold_phase_change=hold_phase_change)
         return StepResult(accepted.events + evaluated.events, evaluated.spoken,
                           evaluated.speak_turn_id)
 
+    async def advance(self, session_id: str) -> StepResult:
+        """Make the move a doubtful end held back (the coding round, or the end), now that
+        the answer can no longer go on. Idempotent: nothing held, nothing done."""
+        state = await self.load(session_id)
+        if not state.advance_held:
+            return StepResult()
+        coding_task: dict[str, Any] | None = None
+        coding_fetched = False
+
+        def fn(state: InterviewState) -> StepResult | None:
+            if not state.advance_held:
+                return None
+            state.advance_held = False
+            state.amend_point = None  # the answer is final now
+            result = StepResult()
+            decision = self.orchestrator.decide_next(state)
+            if decision.action == Action.coding and not coding_fetched:
+                raise _NeedCodingTask
+            self._apply(state, decision, result, coding_task)
+            return result
+
+        try:
+            return await self._step(session_id, fn)
+        except _NeedCodingTask:
+            coding_task, coding_fetched = await self._pick_coding(state), True
+            return await self._step(session_id, fn)
+
     async def recover(self, session_id: str) -> StepResult:
-        """Finish an acknowledged answer a killed process left unevaluated (idempotent)."""
-        return await self.evaluate_pending(session_id)
+        """Finish an acknowledged answer a killed process left unevaluated, or a move it held
+        back (idempotent)."""
+        evaluated = await self.evaluate_pending(session_id)
+        advanced = await self.advance(session_id)
+        return StepResult(evaluated.events + advanced.events,
+                          evaluated.spoken + advanced.spoken,
+                          advanced.speak_turn_id or evaluated.speak_turn_id)
 
     async def evaluate_pending(self, session_id: str, *,
-                               received_s: float | None = None) -> StepResult:
+                               received_s: float | None = None,
+                               hold_phase_change: bool = False) -> StepResult:
         """Evaluate the open answer; ``received_s`` (``time.monotonic()``) is when it arrived,
         where the turn's model budget starts (default: now)."""
         budget_ends_s = (time.monotonic() if received_s is None else received_s
@@ -399,10 +436,17 @@ class InterviewEngine:
             self.orchestrator.record_score(state, evaluation.score)
             if should_roll(state):
                 state.summaries.append(rolling_summary(state))
-            decision = self.orchestrator.decide_next(state)
-            if decision.action == Action.coding and not coding_fetched:
-                raise _NeedCodingTask
-            self._apply(state, decision, result, coding_task)
+            probe = self.orchestrator.decide_next(state.model_copy(deep=True))
+            if hold_phase_change and probe.action != Action.ask:
+                # A doubtful end: the feedback now, the coding round or the end once the
+                # answer can no longer go on (advance).
+                state.advance_held = True
+                result.events.append(self._state_event(state))
+            else:
+                decision = self.orchestrator.decide_next(state)
+                if decision.action == Action.coding and not coding_fetched:
+                    raise _NeedCodingTask
+                self._apply(state, decision, result, coding_task)
             if state.phase != Phase.ended:
                 state.amend_point = AmendPoint(turn_id=turn_id, before=before,
                                                after_seq=after_seq)
@@ -458,7 +502,8 @@ class InterviewEngine:
                 self._prepared.popitem(last=False)
         return [judged.feedback.text]
 
-    async def amend_answer(self, session_id: str, turn_id: str, text: str) -> StepResult:
+    async def amend_answer(self, session_id: str, turn_id: str, text: str, *,
+                           hold_phase_change: bool = False) -> StepResult:
         """The candidate went on after a false end of turn: take back the evaluation of their
         answer on ``turn_id``, make ``text`` (the whole answer) its answer, and evaluate it
         again, once, against the same question. The taken-back events stay in the stream;
@@ -492,7 +537,8 @@ class InterviewEngine:
                                                               supersedes=superseded))])
 
         amended = await self._step(session_id, fn)
-        evaluated = await self.evaluate_pending(session_id, received_s=received_s)
+        evaluated = await self.evaluate_pending(session_id, received_s=received_s,
+                                                hold_phase_change=hold_phase_change)
         return StepResult(amended.events + evaluated.events, evaluated.spoken,
                           evaluated.speak_turn_id)
 

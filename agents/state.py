@@ -110,6 +110,9 @@ class InterviewState(BaseModel):
     origin_ms: int = 0  # wall-clock ms of the session's first event: t_ms = now - origin
     ended_reason: str | None = None
     amend_point: AmendPoint | None = None  # the last evaluation, while it may be amended
+    # The answer that ended the last turn may go on (its end was doubtful): the move into
+    # the coding round or the end waits for ``InterviewEngine.advance``.
+    advance_held: bool = False
 
     @property
     def current_turn(self) -> Turn | None:

@@ -38,6 +38,7 @@ from bench.stats import percentile
 from bench.voice import VoiceClient
 from realtime.transcript_cues import transcript_cue
 
+ANSWER_AFTER_S = 0.6  # a person starts answering this long after the question ends
 MIN_VOICED_RMS = 60.0  # int16 RMS below which a 30 ms frame is never voice
 
 
@@ -163,8 +164,8 @@ async def run_candidate(base_url: str, clips: list[SpeechClip], progress: bool,
                 client = VoiceClient(base_url)
                 await client.open(max_questions=len(clips) + 2, noise_rms=30.0)
                 question, played_until = await client.listen_to_speech()
-            # Wait for the question to finish playing, then a short breath.
-            await asyncio.sleep(max(0.0, played_until - time.monotonic()) + 0.4)
+            # Wait for the question to finish playing, then answer as a person does.
+            await asyncio.sleep(max(0.0, played_until - time.monotonic()) + ANSWER_AFTER_S)
             pcm = read_clip(clip)
             result = await answer_with_clip(client, clip, pcm)
             results.append(result)
@@ -213,7 +214,10 @@ def repeated_ngrams(reference: str, hypothesis: str, n: int = 3) -> int:
     return len(doubled(normalize_words(hypothesis)) - doubled(normalize_words(reference)))
 
 
-def is_finished(reference: str) -> bool:
+def is_finished(reference: str, label: str = "") -> bool:
+    """The set's own label (``end``) when it has one, else the reference's punctuation."""
+    if label:
+        return label == "finished"
     text = reference.strip()
     return not text.endswith((",", ";", ":", "-")) and not transcript_cue(text).open_clause
 
@@ -225,7 +229,9 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
         e, n = word_errors(r.said, r.heard)
         errors, words = errors + e, words + n
     v2v = [r.v2v_ms for r in results if r.v2v_ms is not None]
-    finished = [r.v2v_ms for r in results if r.v2v_ms is not None and is_finished(r.said)]
+    labels = {c.name: getattr(c, "end", "") for c in clips}
+    finished = [r.v2v_ms for r in results
+                if r.v2v_ms is not None and is_finished(r.said, labels.get(r.clip, ""))]
 
     def mark(r: ClipResult, name: str) -> float | None:
         value = ((r.marks or {}).get("marks_ms") or {}).get(name)

@@ -50,6 +50,7 @@ class SpokenAnswer:
 @dataclass
 class _TurnRecord:
     continues: int | None = None  # the earlier turn whose answer this one goes on with
+    continues_was: int = 0  # ... before it turned out to be a cough
     held: bool = False  # its reply must not be heard: the answer went on
     withheld: Utterance | None = None  # the held reply, said if the going-on was a cough
     answer: SpokenAnswer | None = None
@@ -146,6 +147,11 @@ class TurnController:
         earlier = self._turns.get(record.continues)
         return earlier.answer if earlier else None
 
+    def went_on(self, turn: int) -> bool:
+        """Later speech was taken as this answer going on."""
+        record = self._turns.get(turn)
+        return record is not None and record.held
+
     def answered(self, turn: int, answer: SpokenAnswer | None) -> None:
         """``turn``'s words are (part of) ``answer``; None: the engine refused them."""
         self._record(turn).answer = answer
@@ -175,9 +181,9 @@ class TurnController:
                 self._record(frame.turn).ended = frame
                 self._last_end = frame
             elif isinstance(frame, TurnDropped):
-                said = self._release(frame.turn)
-                if said is not None:
-                    out += [frame, ReplyReleased(frame.turn, said)]
+                released = self._release(frame.turn)
+                if released is not None:
+                    out += [frame, released]
                     continue
             out.append(frame)
         return out
@@ -199,16 +205,16 @@ class TurnController:
         self._last_end = None  # the continuation is the answer's end now, once it ends
         return SpeechStarted(started.turn, started.at, continues=last.turn)
 
-    def _release(self, dropped: int) -> Utterance | None:
+    def _release(self, dropped: int) -> ReplyReleased | None:
         """A turn taken for a continuation was only a noise: the answer before it stands,
         and its reply, if it was held back, is said after all."""
         record = self._turns.get(dropped)
         if record is None or record.continues is None:
             return None
         previous = self._record(record.continues)
-        record.continues = None
+        record.continues_was, record.continues = record.continues, None
         previous.held = False
         said, previous.withheld = previous.withheld, None
         if previous.ended is not None:
             self._last_end = previous.ended
-        return said
+        return None if said is None else ReplyReleased(record.continues_was, said)

@@ -19,7 +19,7 @@ import math
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import numpy as np
@@ -72,6 +72,7 @@ class VoiceSession:
     def __init__(self, *, services: VoiceServices, outbox: Outbox, on_final: AnswerHandler,
                  on_amend: AnswerHandler | None = None,
                  on_prepare: AnswerHandler | None = None,
+                 on_advance: Callable[[], Awaitable[list[str]]] | None = None,
                  silence_ms_conversation: int | None = None,
                  silence_ms_coding: int | None = None,
                  turn_taking: TurnTakingSettings | None = None,
@@ -84,6 +85,8 @@ class VoiceSession:
         self._on_final = on_final
         self._on_amend = on_amend
         self._on_prepare = on_prepare
+        self._on_advance = on_advance
+        self._doubtful: dict[str, bool] = {}  # turn_id -> its answer's end was doubtful
         self._clock = clock
         self._recorder = recorder
         self._confidence: dict[str, float] = {}  # turn_id -> the recogniser's confidence
@@ -163,6 +166,12 @@ class VoiceSession:
 
     async def end_turn(self) -> None:
         await self._dispatch(self._turns.end_turn(self._clock()))
+
+    def doubtful_end(self, turn_id: str) -> bool:
+        """Whether the answer on ``turn_id`` ended on a doubtful verdict (not "finished" nor
+        an explicit "done"): it may still go on, so the engine holds a change of phase
+        until the amend window has passed (see ``_advance_after``)."""
+        return self._doubtful.get(turn_id, False)
 
     def transcript_confidence(self, turn_id: str) -> float | None:
         """How sure the recogniser was of the answer given on ``turn_id`` (mean word
@@ -312,6 +321,8 @@ class VoiceSession:
                           if final.avg_logprob is not None else None)
             if confidence is not None:
                 self._confidence[turn_id] = confidence
+            self._doubtful[turn_id] = doubtful = (self._on_amend is not None
+                                                  and not self._turns.sure_end(final.turn))
             await self._outbox.send_event(TranscriptFinalEvent(text=final.text,
                                                                turn_id=turn_id,
                                                                confidence=confidence))
@@ -328,6 +339,30 @@ class VoiceSession:
                             "please repeat it or type it"))
                 continue
             await self._reply(final, texts, turn_id)
+            if doubtful:
+                self._stages.helper(self._advance_after(final.turn), "voice-advance")
+
+    async def _advance_after(self, turn: int) -> None:
+        """Once a doubtful end's answer can no longer go on (its amend window passed, or
+        its reply was heard), make the move the engine held back, if any."""
+        if self._on_advance is None:
+            return
+        ended = self._turns.ended(turn)
+        if ended is None:
+            return
+        window = self.turn_taking.amend_window_ms / 1000
+        while True:
+            now = self._clock()
+            if now >= ended.ended_at + window or self._speaker.reply_heard(ended.ended_at, now):
+                break
+            await asyncio.sleep(TICK_S)
+        if self._turns.went_on(turn):
+            return  # it went on after all: the amended answer decides (and advances)
+        texts = await self._on_advance()
+        if texts:
+            reply_turn = self._context_turn_id or self._new_turn_id()
+            self._spoken_turn_id = reply_turn
+            self._speaker.say(Utterance(list(texts), reply_turn))
 
     async def _amend(self, answer: SpokenAnswer, final: FinalTranscript) -> None:
         assert self._on_amend is not None
@@ -339,6 +374,7 @@ class VoiceSession:
                                                            amended=True))
         answer.text = text
         self._turns.answered(final.turn, answer)
+        self._doubtful[answer.turn_id] = not self._turns.sure_end(final.turn)
         try:
             texts = await self._on_amend(text, answer.turn_id)
         except Exception as exc:
@@ -351,6 +387,8 @@ class VoiceSession:
             return
         self.amendments += 1
         await self._reply(final, texts, answer.turn_id)
+        if self.doubtful_end(answer.turn_id):
+            self._stages.helper(self._advance_after(final.turn), "voice-advance")
 
     async def _reply(self, final: FinalTranscript, texts: list[str], turn_id: str) -> None:
         final.marks.reply_ready = self._clock()

@@ -502,14 +502,24 @@ class SessionLink:
 
         async def on_final(text: str, turn_id: str) -> list[str]:
             confidence = self.voice.transcript_confidence(turn_id) if self.voice else None
+            doubtful = self.voice.doubtful_end(turn_id) if self.voice else False
             async with self.step_lock:
                 result = await self.engine.answer(self.session_id, text, emit_transcript=False,
-                                                  transcript_confidence=confidence)
+                                                  transcript_confidence=confidence,
+                                                  hold_phase_change=doubtful)
             return await handled(result)
 
         async def on_amend(text: str, turn_id: str) -> list[str]:
+            doubtful = self.voice.doubtful_end(turn_id) if self.voice else False
             async with self.step_lock:
-                result = await self.engine.amend_answer(self.session_id, turn_id, text)
+                result = await self.engine.amend_answer(self.session_id, turn_id, text,
+                                                        hold_phase_change=doubtful)
+            return await handled(result)
+
+        async def on_advance() -> list[str]:
+            # The doubtful end's answer can no longer go on: the held move happens now.
+            async with self.step_lock:
+                result = await self.engine.advance(self.session_id)
             return await handled(result)
 
         async def on_prepare(text: str, turn_id: str) -> list[str]:
@@ -524,7 +534,8 @@ class SessionLink:
         s = self.settings
         self.voice = VoiceSession(
             services=services, outbox=outbox, on_final=on_final, on_amend=on_amend,
-            on_prepare=on_prepare, recorder=recorder, turn_taking=s.turn_taking(),
+            on_prepare=on_prepare, on_advance=on_advance, recorder=recorder,
+            turn_taking=s.turn_taking(),
             session_id=self.session_id)
         return self.voice
 

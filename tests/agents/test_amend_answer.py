@@ -78,3 +78,35 @@ async def test_only_the_last_answer_can_be_amended_and_only_once_answered_on(
     assert err.value.code == "not_amendable"
     state = await engine.load(sid)
     assert state.phase != Phase.ended and len(state.answered) == 2
+
+
+async def test_a_doubtful_end_does_not_end_the_interview_until_it_is_advanced(
+        aredis: Any) -> None:
+    engine = InterviewEngine(aredis, BANK, RubricProvider())
+    sid = await started(engine, max_questions=1)
+    # Answer until the next move would end the interview, each time holding the move.
+    for _ in range(8):
+        state = await engine.load(sid)
+        assert state.current_turn is not None
+        turn_id = state.current_turn.turn_id
+        held = await engine.answer(sid, "I don't know.", hold_phase_change=True)
+        state = await engine.load(sid)
+        if state.advance_held:
+            break
+        assert any(e["type"] == "question" for e in held.events)  # an ask is never held
+    else:
+        raise AssertionError("the interview never reached its end")
+    assert not any(e["type"] in ("session_end", "question") for e in held.events)
+    assert any(e["type"] == "feedback" for e in held.events)  # the feedback is said now
+    assert state.phase not in (Phase.final_feedback, Phase.ended)
+    # The answer went on: the amendment takes the held move back with the evaluation.
+    amended = await engine.amend_answer(sid, turn_id, "I don't know. Maybe a B-tree?",
+                                        hold_phase_change=True)
+    assert not any(e["type"] == "session_end" for e in amended.events)
+    assert (await engine.load(sid)).advance_held
+    # The window passed: the move happens, once.
+    moved = await engine.advance(sid)
+    assert any(e["type"] == "session_end" for e in moved.events)
+    assert (await engine.advance(sid)).events == []
+    state = await engine.load(sid)
+    assert state.phase == Phase.ended and not state.advance_held
