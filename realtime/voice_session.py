@@ -277,7 +277,8 @@ class VoiceSession:
         soon: neither is worth the work."""
         v = judged.verdict
         if (self._on_prepare is None or self._phase == "coding" or not judged.text
-                or v.holds_floor or self._turns.amends(judged.turn) is not None):
+                or v.finished or v.holds_floor
+                or self._turns.amends(judged.turn) is not None):
             return
         self._drop_prepared()
         text = judged.text

@@ -175,3 +175,36 @@ def test_a_false_end_over_the_websocket_is_graded_once(redis_url: str, tmp_path)
     next_questions = [e for e in events if e["type"] == "question"
                       and e["seq"] not in superseded][1:]
     assert len(next_questions) == 1  # one question follows the answer, not two
+
+
+async def test_a_reply_prepared_in_a_pause_is_dropped_when_speech_resumes(services,
+                                                                         closing) -> None:
+    clip = PAUSED["ljspeech_LJ001-0004.wav"]  # "produced the block books, [1.2 s] which..."
+    prepared: list[str] = []
+    dropped: list[str] = []
+
+    async def on_prepare(text: str, turn_id: str) -> list[str]:
+        prepared.append(text)
+        try:
+            await asyncio.sleep(30)  # still grading when the candidate goes on
+        except asyncio.CancelledError:
+            dropped.append(text)
+            raise
+        return ["never said"]
+
+    outbox, interview = RecordingOutbox(), Interview()
+    session = VoiceSession(services=services, outbox=outbox, on_final=interview.on_final,
+                           on_amend=interview.on_amend, on_prepare=on_prepare)
+    closing.append(session)
+    await session.configure(16000, "pcm_s16le")
+    session.set_context(phase="initial", question_text="Tell me about it.", key_terms=[],
+                        turn_id="q-1")
+    await stream(session, room(0.3))
+    await stream(session, pcm_of(clip))
+    await stream(session, room(3.5))
+    await outbox.wait_for("transcript_final", timeout_s=15)
+    assert prepared, "nothing was prepared in the pause"
+    # The words before the pause were prepared for, then dropped when speech resumed.
+    assert dropped and dropped[0] == prepared[0]
+    assert len(normalize_words(prepared[0])) < len(normalize_words(interview.answers[0][0]))
+    assert len(interview.answers) == 1 and interview.amended == []
