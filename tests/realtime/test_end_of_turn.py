@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from realtime.end_of_turn import EndOfTurnSignals, TurnTakingSettings, decide
+from realtime.end_of_turn import (
+    FUSION_FILE,
+    EndOfTurnSignals,
+    TurnFusion,
+    TurnTakingSettings,
+    decide,
+)
 from realtime.transcript_cues import transcript_cue
-from realtime.transcript_stitching import agreed_prefix, join_segments
+from realtime.transcript_stitching import agreed_prefix, join_segments, keep_agreed_words
 
 S = TurnTakingSettings()
 
@@ -50,12 +59,37 @@ def test_unfinished_audio_waits_up_to_the_think_limit() -> None:
     assert not verdict.finished and verdict.end_after_ms == S.think_ms
 
 
-def test_unsure_audio_lets_the_candidate_think() -> None:
-    # Phrase borders inside real sentences score in the middle: no middle window.
-    for p in (0.3, 0.6, 0.85):
+def test_the_surer_the_signals_the_shorter_the_wait() -> None:
+    # LiveKit-style: between "unlikely" and "finished" the wait falls from the think limit
+    # to the unsure window as the fused probability rises; never below the unsure window.
+    waits = []
+    for p in (0.02, 0.3, 0.5, 0.7, 0.8, 0.9, 0.97):
         verdict = decide(EndOfTurnSignals(p, transcript_cue("It uses a heap."),
-                                          "conversation", False, 4.0), S)
-        assert not verdict.finished and verdict.end_after_ms == S.think_ms
+                                          "conversation", False, 4.0, p), S)
+        waits.append(verdict.end_after_ms)
+        if not verdict.finished:
+            assert S.unsure_ms <= verdict.end_after_ms <= S.think_ms
+        else:
+            assert verdict.end_after_ms == S.complete_ms
+    assert waits == sorted(waits, reverse=True) and waits[0] == S.think_ms
+    assert waits[-1] == S.complete_ms
+
+
+def test_the_text_model_can_overrule_finished_sounding_audio() -> None:
+    cue = transcript_cue("I would use a heap")
+    reads_unfinished = decide(EndOfTurnSignals(0.95, cue, "conversation", False, 4.0, 0.02), S)
+    reads_finished = decide(EndOfTurnSignals(0.95, cue, "conversation", False, 4.0, 0.98), S)
+    assert reads_finished.finished and not reads_unfinished.finished
+    assert reads_unfinished.end_after_ms > reads_finished.end_after_ms
+
+
+def test_asking_for_time_holds_the_floor_past_the_think_limit() -> None:
+    for text in ("Let me think.", "Hmm, give me a second.", "It is a heap. Let me see"):
+        verdict = decide(EndOfTurnSignals(0.99, transcript_cue(text), "conversation", False,
+                                          4.0, 0.99), S)
+        assert verdict.holds_floor and not verdict.finished, text
+        assert verdict.end_after_ms >= S.hold_ms > S.think_ms
+    assert not transcript_cue("We use a second hash function.").holds_floor
 
 
 def test_phase_and_hard_questions_buy_patience() -> None:
@@ -96,11 +130,31 @@ def test_local_agreement_prefix() -> None:
     assert agreed_prefix("The heap, is", "the heap is a tree") == "the heap is"
 
 
-def test_a_young_turn_must_sound_very_finished() -> None:
+def test_a_young_turn_must_sound_surer() -> None:
+    # A turn under 2 s is rarely a whole interview answer: the same signals weigh less.
     cue = transcript_cue("That was a bonus.")
-    early = decide(EndOfTurnSignals(0.93, cue, "conversation", False, 1.4), S)
-    assert not early.finished and early.end_after_ms == S.think_ms
-    sure = decide(EndOfTurnSignals(0.99, cue, "conversation", False, 1.4), S)
-    assert sure.finished and sure.end_after_ms == S.complete_ms
-    later = decide(EndOfTurnSignals(0.93, cue, "conversation", False, 3.0), S)
-    assert later.finished
+    fusion = TurnFusion.load()
+    assert fusion.short_turn < 0
+    early = decide(EndOfTurnSignals(0.85, cue, "conversation", False, 1.4, 0.6), S)
+    later = decide(EndOfTurnSignals(0.85, cue, "conversation", False, 3.0, 0.6), S)
+    assert (early.p_finished or 0) < (later.p_finished or 0)
+    assert early.end_after_ms >= later.end_after_ms
+
+
+def test_the_shipped_operating_point_is_the_one_fitted_on_dev() -> None:
+    data = json.loads(FUSION_FILE.read_text())
+    assert "test" not in Path(data["fit"]).parts  # never fitted on a test split
+    point = data["operating_point"]
+    assert (S.finished_p, S.unsure_p) == (point["finished_p"], point["unsure_p"])
+    assert TurnFusion.load().audio == data["weights"]["audio"]
+
+
+def test_the_final_keeps_words_two_decodes_agreed_on() -> None:
+    assert keep_agreed_words("Hopefully we can learn from our mistakes",
+                             "Hopefully, we can learn from marba stakes.") \
+        == "Hopefully, we can learn from our mistakes."
+    # A longer revision, or one with no agreed context before it, is the final's.
+    assert keep_agreed_words("The heap is", "The heap is a tree.") == "The heap is a tree."
+    assert keep_agreed_words("a b c d", "x b c d") == "x b c d"
+    assert keep_agreed_words("we sort it then scan", "we sort the input in place first") \
+        == "we sort the input in place first"

@@ -92,3 +92,18 @@ def test_websocket_limits_come_from_the_settings(redis_url: str, tmp_path: Path)
             assert error["code"] == "invalid_message" and "20 characters" in error["message"]
             send(ws, {"type": "answer", "text": "I'm not sure"})
             until(ws, "feedback")
+
+
+def test_every_turn_taking_setting_has_one_environment_name(monkeypatch) -> None:
+    from dataclasses import fields
+
+    from realtime.end_of_turn import TurnTakingSettings
+    from server.settings import Settings
+
+    defaults = Settings(env="test", reviewer_token="a-real-secret-123")
+    for f in fields(TurnTakingSettings):
+        assert getattr(defaults.turn_taking(), f.name) == f.default, f.name
+    monkeypatch.setenv("VIVA_TURN_HOLD_MS", "7000")
+    monkeypatch.setenv("VIVA_SILENCE_MS_CONVERSATION", "350")  # the old name still works
+    changed = Settings(env="test", reviewer_token="a-real-secret-123").turn_taking()
+    assert changed.hold_ms == 7000 and changed.complete_ms == 350

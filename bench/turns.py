@@ -1,0 +1,326 @@
+"""``viva bench turns``: the end-of-turn signals at every decision point of real speech, the
+fusion fitted on dev, and the trade-off between cut-ins and the wait after finished answers.
+
+A set folder (``tests/data/turns/dev``, ``.../test``; see its SOURCES.md) holds ``plain/``
+turns labelled at their end ``finished`` or ``cut`` (stopped mid-sentence), and ``paused/``
+answers with 1–3 s mid-sentence pauses. Each decision point is where the live detector asks
+the policy: 150 ms into a silence. At each the bench computes what the live judge sees:
+Smart Turn on the audio so far, the recognizer's text of it (faster-whisper, as the
+speculative decode), the text model on that text with the question, the transcript cues.
+Then, offline and exactly as ``realtime.end_of_turn.decide`` would:
+- a mid-sentence pause is a **cut-in** when the policy's wait is shorter than the pause;
+- a finished end's **wait** is the policy's window, or the moment the verdict can exist
+  (the pause, the decode and the audio model), whichever is later;
+- a cut end answered within 1.5 s is an **early end** (the speaker would have gone on).
+``--fit DIR`` fits the fusion's weights on that (dev) set and chooses the operating point
+there: the shortest finished-answer p95 wait with cut-ins ≤ 2 %. The trade-off table
+(Smart Turn alone, the text model alone, the fusion) is reported for ``--set``.
+``--write FILE`` saves the fitted fusion (``realtime/turn_fusion.json``). Never fit on test.
+With ``--json`` the last stdout line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from audio.pcm import STT_RATE
+from audio.speech_set import SpeechClip, load_speech_set
+from bench.stats import percentile
+from bench.voice_set import is_finished, read_clip, voiced_end_s
+from realtime.end_of_turn import (
+    EndOfTurnSignals,
+    TurnFusion,
+    TurnTakingSettings,
+    decide,
+)
+from realtime.transcript_cues import transcript_cue
+
+QUESTION = "Tell me about it."  # what the bench's interviewer asked (the set has no questions)
+DECIDE_AFTER_S = 0.15  # the detector asks at 150 ms of silence
+EARLY_END_MS = 1500
+CUT_IN_GOAL = 0.02  # the operating point keeps cut-ins at or under this on dev
+CACHE = Path(os.environ.get("VIVA_DATA_DIR", "var")) / "bench-cache"
+
+
+@dataclass
+class Point:
+    clip: str
+    speaker: str
+    kind: str  # "finished" (an end), "cut" (an end mid-sentence), "pause" (mid-sentence)
+    at_s: float  # where the voice stopped
+    pause_ms: int | None  # the silence that followed (pauses only)
+    turn_s: float
+    p_audio: float | None = None
+    text: str = ""
+    p_text: float | None = None
+    decode_ms: float = 0.0
+    audio_ms: float = 0.0
+
+    @property
+    def finished(self) -> bool:
+        return self.kind == "finished"
+
+
+def _room(pcm: np.ndarray, seconds: float) -> np.ndarray:
+    """Room-level noise like the clip's quietest stretch, for silence after its end."""
+    rng = np.random.default_rng(len(pcm))
+    step = STT_RATE * 30 // 1000
+    frames = pcm[:len(pcm) // step * step].astype(np.float32).reshape(-1, step)
+    level = float(np.percentile(np.sqrt(np.mean(frames ** 2, axis=1)), 10)) if len(
+        frames) else 30.0
+    return rng.normal(0, max(level, 10.0), int(seconds * STT_RATE)).astype(np.int16)
+
+
+def points_of(set_dir: Path) -> list[tuple[Point, SpeechClip]]:
+    out: list[tuple[Point, SpeechClip]] = []
+    for sub in ("plain", "paused"):
+        folder = set_dir / sub
+        if not (folder / "transcripts.tsv").is_file():
+            continue
+        for clip in load_speech_set(folder):
+            pcm = read_clip(clip)
+            end = voiced_end_s(pcm)
+            speaker = getattr(clip, "speaker", "") or clip.name
+            if sub == "plain":
+                # The set's own label; a set without labels: the reference's punctuation.
+                kind = "finished" if is_finished(clip.text, getattr(clip, "end", "")) \
+                    else "cut"
+                out.append((Point(clip.name, speaker, kind, end, None, end), clip))
+                continue
+            for at_s, dur_s in clip.pauses:
+                out.append((Point(f"{sub}/{clip.name}", speaker, "pause", at_s,
+                                  round(dur_s * 1000), at_s), clip))
+    return out
+
+
+def measure(points: list[tuple[Point, SpeechClip]], stt_model: str = "tiny.en",
+            progress: bool = False) -> list[Point]:
+    from audio.stt import RecognitionBias, RecognitionRequest
+    from audio.turn_model import SmartTurnModel
+    from audio.whisper_stt import WhisperRecognizer
+    from realtime.text_turn_model import load_text_turn_model
+
+    smart = SmartTurnModel(threads=1)
+    whisper = WhisperRecognizer.load(stt_model, cpu_threads=2)
+    text_model = load_text_turn_model()
+    bias = RecognitionBias(context=QUESTION)
+    measured: list[Point] = []
+    for i, (point, clip) in enumerate(points):
+        pcm = read_clip(clip)
+        cut = int(point.at_s * STT_RATE)
+        heard = pcm[:cut + int(DECIDE_AFTER_S * STT_RATE)]
+        if len(heard) < cut + int(DECIDE_AFTER_S * STT_RATE):
+            heard = np.concatenate([heard, _room(pcm, DECIDE_AFTER_S)])
+        audio = heard.astype(np.float32) / 32768.0
+        started = time.perf_counter()
+        point.p_audio = smart.probability(audio)
+        point.audio_ms = (time.perf_counter() - started) * 1000
+        result = whisper.recognize(RecognitionRequest(audio=audio, bias=bias))
+        point.text, point.decode_ms = result.text, result.decode_s * 1000
+        point.p_text = text_model.probability(QUESTION, point.text) if point.text else None
+        measured.append(point)
+        if progress:
+            print(f"{i + 1}/{len(points)} {point.kind:8} {point.clip} p_audio="
+                  f"{point.p_audio:.2f} p_text={point.p_text} {point.text!r}", file=sys.stderr)
+    return measured
+
+
+def cached_points(set_dir: Path, stt_model: str, progress: bool) -> list[Point]:
+    """Signals are slow to compute (a decode per point): cached by the set's content."""
+    digest = hashlib.sha256(stt_model.encode())
+    for path in sorted(set_dir.rglob("*")):
+        if path.is_file():
+            digest.update(path.name.encode())
+            digest.update(str(path.stat().st_size).encode())
+    for path in (Path(__file__).resolve().parent.parent / "realtime" / "text_turn_model"
+                 ).glob("weights*"):
+        digest.update(path.read_bytes())
+    cache = CACHE / f"turns-{digest.hexdigest()[:16]}.jsonl"
+    if cache.is_file():
+        return [Point(**json.loads(line)) for line in cache.read_text().splitlines()]
+    points = measure(points_of(set_dir), stt_model, progress)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text("".join(json.dumps(asdict(p)) + "\n" for p in points))
+    return points
+
+
+# -- the fusion, fitted and simulated -------------------------------------------------
+
+def _logit(p: float | None) -> float:
+    if p is None:
+        return 0.0
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+FEATURES = ("audio", "text", "full_stop", "short_turn")
+
+
+def _row(p: Point, use: tuple[str, ...]) -> list[float]:
+    cue = transcript_cue(p.text)
+    values = {"audio": _logit(p.p_audio), "text": _logit(p.p_text),
+              "full_stop": float(cue.ends_sentence), "short_turn": float(p.turn_s < 2.0)}
+    return [values[f] if f in use else 0.0 for f in FEATURES]
+
+
+def fit_fusion(points: list[Point], use: tuple[str, ...], l2: float = 1.0) -> TurnFusion:
+    """L2-regularised logistic regression (Newton) of finished vs mid-sentence stops, on the
+    points the rules leave to the fusion (no open clause, no floor-holding phrase)."""
+    chosen = [p for p in points if p.kind in ("finished", "cut", "pause")
+              and not transcript_cue(p.text).open_clause]
+    x = np.array([[1.0, *_row(p, use)] for p in chosen])
+    y = np.array([1.0 if p.finished else 0.0 for p in chosen])
+    w = np.zeros(x.shape[1])
+    penalty = np.full(x.shape[1], l2)
+    penalty[0] = 0.0
+    for _ in range(50):
+        z = 1 / (1 + np.exp(-(x @ w)))
+        grad = x.T @ (z - y) + penalty * w
+        hess = (x * (z * (1 - z))[:, None]).T @ x + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.max(np.abs(step))) < 1e-8:
+            break
+    weights = dict(zip(FEATURES, (float(v) for v in w[1:]), strict=True))
+    return TurnFusion(bias=float(w[0]), audio=weights["audio"], text=weights["text"],
+                      full_stop=weights["full_stop"], short_turn=weights["short_turn"],
+                      source=f"fitted on {len(chosen)} dev points ({'+'.join(use)})")
+
+
+def _verdict_points(p: Point, fusion: TurnFusion, settings: TurnTakingSettings,
+                    use: tuple[str, ...]) -> tuple[int, int]:
+    """(the policy's wait, the earliest moment its verdict exists), in ms of silence."""
+    verdict = decide(EndOfTurnSignals(
+        p.p_audio if "audio" in use else None, transcript_cue(p.text) if p.text else None,
+        "conversation", False, p.turn_s, p.p_text if "text" in use else None),
+        settings, fusion)
+    ready = round(DECIDE_AFTER_S * 1000 + max(p.decode_ms, p.audio_ms))
+    return verdict.end_after_ms, ready
+
+
+def simulate(points: list[Point], fusion: TurnFusion, settings: TurnTakingSettings,
+             use: tuple[str, ...]) -> dict[str, Any]:
+    pauses = [p for p in points if p.kind == "pause"]
+    finished = [p for p in points if p.kind == "finished"]
+    cut = [p for p in points if p.kind == "cut"]
+    cut_ins = 0
+    for p in pauses:
+        wait, ready = _verdict_points(p, fusion, settings, use)
+        cut_ins += max(wait, ready) < (p.pause_ms or 0)
+    waits = [float(max(*_verdict_points(p, fusion, settings, use))) for p in finished]
+    early = sum(max(*_verdict_points(p, fusion, settings, use)) < EARLY_END_MS for p in cut)
+    fast = sum(w <= max(settings.complete_ms, 700) for w in waits)
+    return {"pauses": len(pauses), "cut_ins": cut_ins,
+            "cut_in_rate": round(cut_ins / max(1, len(pauses)), 4),
+            "finished": len(finished), "finished_wait_ms_p50": percentile(waits, 50),
+            "finished_wait_ms_p95": percentile(waits, 95),
+            "finished_fast_share": round(fast / max(1, len(finished)), 3),
+            "cut_ends": len(cut), "early_ends": early,
+            "early_end_rate": round(early / max(1, len(cut)), 4)}
+
+
+MODELS: dict[str, tuple[str, ...]] = {
+    "smart_turn": ("audio", "short_turn"),
+    "text_model": ("text", "full_stop", "short_turn"),
+    "fusion": FEATURES,
+}
+GRID = [round(x, 2) for x in np.arange(0.30, 0.99, 0.05)]
+
+
+def operating_points(points: list[Point], fusion: TurnFusion, base: TurnTakingSettings,
+                     use: tuple[str, ...]) -> list[dict[str, Any]]:
+    rows = []
+    for finished_p in GRID:
+        for unsure_p in [u for u in GRID if u < finished_p]:
+            settings = replace(base, finished_p=finished_p, unsure_p=unsure_p)
+            rows.append({"finished_p": finished_p, "unsure_p": unsure_p,
+                         **simulate(points, fusion, settings, use)})
+    return rows
+
+
+def choose(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The shortest finished p95 wait with cut-ins at or under the goal (then p50)."""
+    ok = [r for r in rows if r["cut_in_rate"] <= CUT_IN_GOAL] or rows
+    return min(ok, key=lambda r: (r["finished_wait_ms_p95"] or 1e9,
+                                  r["finished_wait_ms_p50"] or 1e9, -r["finished_p"]))
+
+
+def trade_off(points: list[Point], fusion: TurnFusion, base: TurnTakingSettings,
+              use: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Cut-in rate against finished p95 along the finished_p threshold (unsure_p as
+    fitted), one row per threshold: the table the issue asks for."""
+    rows = []
+    for finished_p in GRID:
+        unsure_p = min(base.unsure_p, finished_p - 0.05)
+        settings = replace(base, finished_p=finished_p, unsure_p=unsure_p)
+        r = simulate(points, fusion, settings, use)
+        rows.append({"finished_p": finished_p, "cut_in_rate": r["cut_in_rate"],
+                     "finished_wait_ms_p50": r["finished_wait_ms_p50"],
+                     "finished_wait_ms_p95": r["finished_wait_ms_p95"],
+                     "early_end_rate": r["early_end_rate"]})
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="viva bench turns")
+    parser.add_argument("--set", required=True, help="the split reported (test, or dev)")
+    parser.add_argument("--fit", help="the split fitted on (dev); default: the shipped "
+                        "realtime/turn_fusion.json")
+    parser.add_argument("--write", help="save the fusion fitted on --fit here")
+    parser.add_argument("--stt-model", default="tiny.en")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    progress = not args.json
+    base = TurnTakingSettings()
+    report: dict[str, Any] = {"bench": "turns", "set": args.set}
+    fusions: dict[str, TurnFusion] = {}
+    chosen: dict[str, dict[str, Any]] = {}
+    if args.fit:
+        dev = cached_points(Path(args.fit), args.stt_model, progress)
+        report["fit"] = args.fit
+        for name, use in MODELS.items():
+            fusions[name] = fit_fusion(dev, use)
+            chosen[name] = choose(operating_points(dev, fusions[name], base, use))
+        report["dev"] = {name: chosen[name] for name in MODELS}
+        if args.write:
+            best = chosen["fusion"]
+            Path(args.write).write_text(json.dumps({
+                "weights": fusions["fusion"].as_dict(),
+                "operating_point": {"finished_p": best["finished_p"],
+                                    "unsure_p": best["unsure_p"]},
+                "dev": report["dev"], "fit": args.fit,
+                "stt_model": args.stt_model}, indent=1) + "\n")
+    else:
+        shipped = TurnFusion.load()
+        fusions = {name: shipped for name in MODELS}
+        chosen = {name: {"finished_p": base.finished_p, "unsure_p": base.unsure_p}
+                  for name in MODELS}
+    points = cached_points(Path(args.set), args.stt_model, progress)
+    report["points"] = {k: sum(p.kind == k for p in points)
+                        for k in ("finished", "cut", "pause")}
+    report["speakers"] = len({p.speaker for p in points})
+    report["results"] = {}
+    report["trade_off"] = {}
+    for name, use in MODELS.items():
+        settings = replace(base, finished_p=chosen[name]["finished_p"],
+                           unsure_p=chosen[name]["unsure_p"])
+        report["results"][name] = {
+            "operating_point": {"finished_p": settings.finished_p,
+                                "unsure_p": settings.unsure_p},
+            **simulate(points, fusions[name], settings, use)}
+        report["trade_off"][name] = trade_off(points, fusions[name], settings, use)
+    report["decode_ms_p50"] = percentile([p.decode_ms for p in points], 50)
+    report["load_avg_1m"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(report) if args.json else json.dumps(report, indent=1))
+    return 0
