@@ -342,12 +342,16 @@ class InterviewEngine:
         ``hold_phase_change``: the answer may still go on (a doubtful end of a spoken turn):
         a move into the coding round or the end waits for ``advance``."""
         received_s = time.monotonic()
+        # A new answer makes the last one final: a move its doubtful end held back happens
+        # first, and this answer goes to whatever comes next.
+        advanced = await self.advance(session_id)
         accepted = await self.accept_answer(session_id, text, emit_transcript=emit_transcript,
                                             transcript_confidence=transcript_confidence)
         evaluated = await self.evaluate_pending(session_id, received_s=received_s,
                                                 hold_phase_change=hold_phase_change)
-        return StepResult(accepted.events + evaluated.events, evaluated.spoken,
-                          evaluated.speak_turn_id)
+        return StepResult(advanced.events + accepted.events + evaluated.events,
+                          advanced.spoken + evaluated.spoken,
+                          evaluated.speak_turn_id or advanced.speak_turn_id)
 
     async def advance(self, session_id: str) -> StepResult:
         """Make the move a doubtful end held back (the coding round, or the end), now that

@@ -110,3 +110,20 @@ async def test_a_doubtful_end_does_not_end_the_interview_until_it_is_advanced(
     assert (await engine.advance(sid)).events == []
     state = await engine.load(sid)
     assert state.phase == Phase.ended and not state.advance_held
+
+
+async def test_a_new_answer_makes_the_held_move_first(aredis: Any) -> None:
+    engine = InterviewEngine(aredis, BANK, RubricProvider())
+    sid = await started(engine, max_questions=1)
+    for _ in range(8):
+        await engine.answer(sid, "I don't know.", hold_phase_change=True)
+        if (await engine.load(sid)).advance_held:
+            break
+    else:
+        raise AssertionError("the interview never reached its end")
+    # Typed while the move was held: not "already answered"; the move happens first.
+    with pytest.raises(InterviewError) as refused:
+        await engine.answer(sid, "One more thing.")
+    assert refused.value.code == "ended"  # the held move was the end: nothing to answer
+    state = await engine.load(sid)
+    assert state.phase == Phase.ended and not state.advance_held
