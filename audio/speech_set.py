@@ -3,6 +3,10 @@
 The folder holds 16 kHz mono PCM16 WAV files and a ``transcripts.tsv`` with the header
 ``file	text	source	licence`` and optionally a ``pauses`` column: a comma-separated list of
 ``at_s:dur_s`` (where in the file an inserted thinking pause starts, and how long it is).
+Optional columns (a turn set such as ``tests/data/turns/`` has them): ``speaker`` (a
+corpus-qualified id, e.g. ``vctk:p238``), ``end`` (``finished`` or ``cut``: whether the clip ends
+at the end of an utterance or mid-sentence), ``fillers`` (filler words in ``text``) and
+``pause_kind`` (``natural``, ``inserted`` or empty).
 ``tests/data/real_speech/`` (made by ``scripts/make_real_speech_set.py``) is such a set, with
 ``plain/`` and ``paused/`` subfolders.
 """
@@ -16,6 +20,9 @@ from pathlib import Path
 TRANSCRIPTS = "transcripts.tsv"
 REQUIRED_COLUMNS = ("file", "text", "source", "licence")
 REPO_SET = Path(__file__).resolve().parent.parent / "tests" / "data" / "real_speech"
+TURN_SET = REPO_SET.parent / "turns"
+ENDS = ("finished", "cut")
+PAUSE_KINDS = ("", "natural", "inserted")
 
 
 @dataclass(frozen=True)
@@ -27,6 +34,10 @@ class SpeechClip:
     source: str
     licence: str
     pauses: list[tuple[float, float]] = field(default_factory=list)
+    speaker: str = ""
+    end: str = ""
+    fillers: int = 0
+    pause_kind: str = ""
 
     @property
     def name(self) -> str:
@@ -71,5 +82,16 @@ def load_speech_set(directory: str | Path) -> list[SpeechClip]:
                 source=row["source"].strip(),
                 licence=row["licence"].strip(),
                 pauses=parse_pauses(row.get("pauses") or ""),
+                speaker=(row.get("speaker") or "").strip(),
+                end=_choice(row.get("end"), ("",) + ENDS, table, "end"),
+                fillers=int((row.get("fillers") or "0").strip() or 0),
+                pause_kind=_choice(row.get("pause_kind"), PAUSE_KINDS, table, "pause_kind"),
             ))
     return clips
+
+
+def _choice(value: str | None, allowed: tuple[str, ...], table: Path, column: str) -> str:
+    text = (value or "").strip()
+    if text not in allowed:
+        raise ValueError(f"{table}: {column} must be one of {allowed}, got {text!r}")
+    return text
