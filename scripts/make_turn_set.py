@@ -12,11 +12,13 @@ Every turn is a real recording (never TTS). Sources:
 * CSTR VCTK originals (``p<speaker>_<utt>.orig.wav``, one to two per speaker, 100+ speakers)
   kept by RichardSterry/msc-project, with VCTK's own transcripts.
 
-Each turn is labelled at its end: ``finished`` (the whole utterance) or ``cut`` (truncated in
-the middle of the sentence at a word gap; text = the words up to the cut). Word gaps come from
-faster-whisper tiny.en word timestamps (one thread) via ``make_real_speech_set``'s helpers; a cut
-is made only where the decoded words match the dataset's transcript word for word, so the cut
-text is the dataset's own words. ``paused/`` holds finished turns with one or two mid-sentence
+Each turn is labelled at its end: ``finished`` (the whole utterance) or ``cut`` (a copy
+truncated in the middle of the sentence at a word boundary, up to two per utterance; text = the
+transcript's words up to the cut). Word boundaries come from faster-whisper tiny.en word
+timestamps (one thread) via ``make_real_speech_set``'s helpers; a cut is made only where the
+decoded words match the dataset's transcript one for one, and kept only when the cut clip
+decodes to the same number of words, so no word is clipped and the cut text is the dataset's.
+``paused/`` holds finished turns with one or two mid-sentence
 pauses inserted at a word gap (room noise looped from the same recording, never zeros).
 Speakers are split into dev/test with a fixed seed; no speaker is in both.
 """
@@ -45,12 +47,12 @@ from audio.speech_set import TRANSCRIPTS, format_pauses, load_speech_set  # noqa
 
 SEED = 21
 RATE = rs.RATE
-CUT_SHARE = 0.65     # of plain turns tried as cuts (paused turns all end finished)
+CUTS_PER_TURN = 2     # cut copies tried per utterance, at different word boundaries
 TEST_SHARE = 0.45
 MIN_TURN_S = 1.6
 MAX_TURN_S = 10.0
-MIN_CUT_S = 1.0
-MIN_PAUSED_S = 2.0
+MIN_CUT_S = 0.7
+MIN_PAUSED_S = 1.5
 FILLERS = {"um", "uh", "erm", "er", "uhm", "hmm", "mm", "ah", "eh", "umm", "uh-huh"}
 
 MSC = ("RichardSterry/msc-project", "638c3e775250ba3a7f050ae350b859648400f854")
@@ -171,9 +173,10 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-def cut_turn(x: np.ndarray, words: list[tuple[float, float, str]], text: str,
-             rng: np.random.Generator) -> tuple[np.ndarray, str] | None:
-    """``x`` truncated at a mid-sentence word boundary, with the transcript's words up to it.
+def cut_turns(x: np.ndarray, words: list[tuple[float, float, str]], text: str,
+              rng: np.random.Generator, most: int) -> list[tuple[np.ndarray, str]]:
+    """Up to ``most`` copies of ``x`` truncated at different mid-sentence word boundaries,
+    each with the transcript's words up to it.
 
     The boundary is between decoded words k-1 and k (at least two words before, one after, no
     sentence end before it); the cut is the quietest 10 ms frame from 30 ms before the end of
@@ -184,7 +187,7 @@ def cut_turn(x: np.ndarray, words: list[tuple[float, float, str]], text: str,
     decoded = rs.normalise(words)
     if len(ref) != len(words) or len(decoded) != len(words) \
             or rs.edit_distance(decoded, tokens(text)) > 1:
-        return None           # word k of the decode must be word k of the transcript
+        return []             # word k of the decode must be word k of the transcript
     levels = rs.frame_db(x)
     options = []
     for k in range(2, len(words)):
@@ -196,13 +199,14 @@ def cut_turn(x: np.ndarray, words: list[tuple[float, float, str]], text: str,
             continue
         best = lo + int(np.argmin(levels[lo:hi]))
         options.append((best * 160 + 80, k))
-    if not options:
-        return None
-    at, k = options[int(rng.integers(0, len(options)))]
-    y = x[:at].copy()
+    picked = [options[i] for i in rng.permutation(len(options))[:most]]
+    out = []
     fade = int(0.01 * RATE)
-    y[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
-    return y, " ".join(ref[:k]).rstrip(",;:-")
+    for at, k in sorted(picked):
+        y = x[:at].copy()
+        y[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
+        out.append((y, " ".join(ref[:k]).rstrip(",;:-")))
+    return out
 
 
 def split_speakers(speakers: list[str], forced_dev: set[str]) -> dict[str, str]:
@@ -270,26 +274,23 @@ def main(argv: list[str] | None = None) -> int:
             continue
         part = split[src.speaker]
         words = rs.word_spans(model, x)
-        want_cut = rng.random() < CUT_SHARE
-        cut = cut_turn(x, words, src.text, rng) if want_cut else None
-        if cut is not None and rs.edit_distance(rs.normalise(rs.word_spans(model, cut[0])),
-                                                tokens(cut[1])) > 0:
-            cut = None                    # the cut clip must decode to exactly its words
-        if cut is not None:
-            y, text = cut
-            rs.write_wav(folders[part, "plain"] / f"{src.name}.wav", y)
-            turns[part, "plain"].append(Turn(f"{src.name}.wav", text, src.source, src.licence,
-                                             src.speaker, "cut"))
+        rs.write_wav(folders[part, "plain"] / f"{src.name}.wav", x)
+        turns[part, "plain"].append(Turn(f"{src.name}.wav", src.text, src.source, src.licence,
+                                         src.speaker, "finished"))
+        for n, (y, text) in enumerate(cut_turns(x, words, src.text, rng, CUTS_PER_TURN), 1):
+            heard, said = rs.normalise(rs.word_spans(model, y)), tokens(text)
+            if len(heard) != len(said) or rs.edit_distance(heard, said) > 1:
+                continue              # no word may be clipped, nor the next one begun
+            name = f"{src.name}_cut{n}.wav"
+            rs.write_wav(folders[part, "plain"] / name, y)
+            turns[part, "plain"].append(Turn(name, text, src.source, src.licence, src.speaker,
+                                             "cut"))
             print(f"{src.name}: cut at {len(y) / RATE:.2f} s -> {text!r}", flush=True)
-        else:
-            rs.write_wav(folders[part, "plain"] / f"{src.name}.wav", x)
-            turns[part, "plain"].append(Turn(f"{src.name}.wav", src.text, src.source,
-                                             src.licence, src.speaker, "finished"))
         if seconds < MIN_PAUSED_S:
             continue
         points = rs.cut_points(x, words)
         paused = None
-        for plan in rs.pause_plans(points, len(words), rng)[:6]:
+        for plan in rs.pause_plans(points, len(words), rng)[:12]:
             plan = [(at, round(min(3.0, dur * 1.2), 2)) for at, dur in plan]
             y, spans = rs.insert_pauses(x, plan, rng)
             if rs.plan_holds(model, y, spans, rs.normalise(words)):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import wave
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from audio.speech_set import REPO_SET, SpeechClip, load_speech_set, parse_pauses
+from audio.speech_set import REPO_SET, TURN_SET, SpeechClip, load_speech_set, parse_pauses
 
 FOLDERS = ["plain", "paused"]
 
@@ -85,3 +86,88 @@ def test_pause_column_parses() -> None:
         parse_pauses("1.5")
     with pytest.raises(ValueError):
         parse_pauses("1.5:0")
+
+
+# ------------------------------------------------------------------ tests/data/turns (issue 21)
+
+SPLITS = ["dev", "test"]
+
+
+def _turns(split: str, kind: str) -> list[SpeechClip]:
+    return load_speech_set(TURN_SET / split / kind)
+
+
+def test_old_sets_without_turn_columns_still_load(tmp_path: Path) -> None:
+    (tmp_path / "transcripts.tsv").write_text("file\ttext\tsource\tlicence\na.wav\thi\ts\tCC0\n")
+    (clip,) = load_speech_set(tmp_path)
+    assert (clip.speaker, clip.end, clip.fillers, clip.pause_kind) == ("", "", 0, "")
+
+
+def test_turn_columns_load_and_are_checked(tmp_path: Path) -> None:
+    head = "file\ttext\tsource\tlicence\tpauses\tspeaker\tend\tfillers\tpause_kind\n"
+    table = tmp_path / "transcripts.tsv"
+    table.write_text(head + "a.wav\tum so\ts\tCC0\t1.0:1.5\tami:A\tfinished\t1\tnatural\n")
+    (clip,) = load_speech_set(tmp_path)
+    assert (clip.speaker, clip.end, clip.fillers, clip.pause_kind) == ("ami:A", "finished", 1,
+                                                                       "natural")
+    assert clip.pauses == [(1.0, 1.5)]
+    table.write_text(head + "a.wav\tso\ts\tCC0\t\tami:A\tmaybe\t0\t\n")
+    with pytest.raises(ValueError):
+        load_speech_set(tmp_path)
+
+
+@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("kind", FOLDERS)
+def test_turn_clips_are_16k_mono_pcm16_and_fully_labelled(split: str, kind: str) -> None:
+    clips = _turns(split, kind)
+    assert clips
+    assert {c.name for c in clips} == {p.name for p in (TURN_SET / split / kind).glob("*.wav")}
+    for clip in clips:
+        assert clip.text and clip.source and clip.licence and clip.speaker, clip.name
+        assert clip.end in ("finished", "cut"), clip.name
+        samples = _read(clip)
+        seconds = len(samples) / 16000
+        assert 0.5 <= seconds <= 12.0 + sum(d for _, d in clip.pauses), (clip.name, seconds)
+        assert np.abs(samples).max() > 0.05, clip.name
+        if kind == "paused":
+            assert clip.end == "finished", clip.name
+            assert 1 <= len(clip.pauses) <= 2 and clip.pause_kind, clip.name
+            for start, length in clip.pauses:
+                assert 1.0 <= length <= 3.0, (clip.name, length)
+                span = samples[int(start * 16000):int((start + length) * 16000)]
+                assert np.count_nonzero(span) > 0.9 * len(span), f"{clip.name}: digital zeros"
+                assert _rms_db(span) < _speech_db(samples) - 25.0, clip.name
+        else:
+            assert not clip.pauses and not clip.pause_kind, clip.name
+
+
+def test_turn_set_is_split_by_speaker_and_big_enough() -> None:
+    speakers = {s: {c.speaker for k in FOLDERS for c in _turns(s, k)} for s in SPLITS}
+    assert not speakers["dev"] & speakers["test"]
+    assert len(speakers["dev"] | speakers["test"]) >= 30
+    assert len(speakers["test"]) >= 15
+    plain = [c for s in SPLITS for c in _turns(s, "plain")]
+    paused = [c for s in SPLITS for c in _turns(s, "paused")]
+    assert len(plain) + len(paused) >= 150
+    assert len(paused) >= 60
+    cut = sum(c.end == "cut" for c in plain + paused)
+    assert 0.25 <= cut / len(plain + paused) <= 0.5
+
+
+def test_real_speech_speakers_are_only_in_dev() -> None:
+    """The clips of tests/data/real_speech were looked at while tuning: never in test."""
+    test_files = {c.name for k in FOLDERS for c in _turns("test", k)}
+    assert not any(name.startswith("rs_") for name in test_files)
+    reused = {c.speaker for k in FOLDERS for c in _turns("dev", k) if c.name.startswith("rs_")}
+    test_speakers = {c.speaker for k in FOLDERS for c in _turns("test", k)}
+    assert reused and not reused & test_speakers
+
+
+def test_filler_counts_match_the_text() -> None:
+    fillers = {"um", "uh", "erm", "er", "uhm", "hmm", "mm", "ah", "eh", "umm", "uh-huh"}
+    for split in SPLITS:
+        for kind in FOLDERS:
+            for clip in _turns(split, kind):
+                words = ["".join(ch for ch in w.lower() if ch.isalpha() or ch == "-")
+                         for w in clip.text.split()]
+                assert clip.fillers == sum(w in fillers for w in words), clip.name
