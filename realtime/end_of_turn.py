@@ -51,8 +51,8 @@ class TurnTakingSettings:
     # Fused P(finished) at or above which the short window applies, and below which the
     # think limit does; in between the wait falls from unsure_ms.. think_ms with P.
     # Chosen on the dev split (see realtime/turn_fusion.json and its report).
-    finished_p: float = 0.9
-    unsure_p: float = 0.3
+    finished_p: float = 0.95
+    unsure_p: float = 0.7
 
     def think_limit_ms(self, phase: TurnPhase, hard_question: bool) -> int:
         base = self.coding_think_ms if phase == "coding" else self.think_ms
