@@ -38,6 +38,7 @@ from bench.stats import percentile
 from bench.voice import VoiceClient
 from realtime.transcript_cues import transcript_cue
 
+MAX_QUESTIONS = 30  # the API's limit: a longer set goes on in a new session
 ANSWER_AFTER_S = 0.6  # a person starts answering this long after the question ends
 MIN_VOICED_RMS = 60.0  # int16 RMS below which a 30 ms frame is never voice
 
@@ -162,7 +163,7 @@ async def run_candidate(base_url: str, clips: list[SpeechClip], progress: bool,
         for clip in order:
             if client is None:
                 client = VoiceClient(base_url)
-                await client.open(max_questions=len(clips) + 2, noise_rms=30.0)
+                await client.open(max_questions=min(len(clips) + 2, MAX_QUESTIONS), noise_rms=30.0)
                 question, played_until = await client.listen_to_speech()
             # Wait for the question to finish playing, then answer as a person does.
             await asyncio.sleep(max(0.0, played_until - time.monotonic()) + ANSWER_AFTER_S)
