@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from realtime.transcript_cues import PREPOSITIONS  # one list for the cues and the model
+
 FEATURE_VERSION = 1
 DEFAULT_PATH = Path(__file__).resolve().parent / "text_turn_model" / "weights.npz"
 
@@ -41,9 +43,6 @@ FILLERS = frozenset("um umm uh uhh er erm ah eh hmm hm".split())
 CONJUNCTIONS = frozenset(
     "and but or nor because cause since although though while whereas if unless whenever "
     "until than whether so then plus".split())
-PREPOSITIONS = frozenset(
-    "of to in on at for with by from into onto about like as via over under between through "
-    "across after before during against without within per toward towards upon".split())
 ARTICLES = frozenset("the a an".split())
 DETERMINERS = frozenset(
     "this that these those my your its their our his her each every another such some any "
