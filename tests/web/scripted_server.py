@@ -63,6 +63,8 @@ CODING_TASK = CodingTaskEvent.model_validate({
     "templates": TEMPLATES,
     "samples": [{"input": "1 2\n", "output": "3\n"}, {"input": "-5 5\n", "output": "0\n"}],
 })
+CLOSING_WORDS = "That is the end of our interview. Thank you. Your full report is ready."
+CLOSING_S = 2.0  # seconds of closing speech: sent at once, it plays in real time
 TRACEBACK = ('Traceback (most recent call last):\n  File "/work/main.py", line 3, in <module>\n'
              "    print(a // 0)\n          ~~^^~~\nZeroDivisionError: integer division or "
              "modulo by zero\n")
@@ -87,6 +89,10 @@ class Script:
     connections: int = 0
     socket: WebSocket | None = None
     submissions: int = 0
+    # The closing words after session_end: when their audio was all sent, and when the page
+    # then closed its socket (monotonic seconds).
+    closing_sent_at: float | None = None
+    closed_at: float | None = None
 
     def kinds(self) -> list[str]:
         return [m.get("type", "?") for m in self.received]
@@ -182,7 +188,14 @@ class ScriptedServer:
         elif kind == "submit":
             await self._judge(message)
         elif kind == "end":
+            # As the real server does: the closing words are recorded first, session_end
+            # follows, and their speech is streamed after it.
+            await self._emit(FeedbackEvent(kind="comment", final=True, text=CLOSING_WORDS))
             await self._emit(SessionEndEvent(report_url="/sessions/s-1/report"))
+            await self._emit(StateEvent(phase="ended"))
+            await asyncio.sleep(0.3)  # synthesis of the first sentence
+            await self._speak("t-closing", CLOSING_S)
+            self.script.closing_sent_at = time.monotonic()
 
     async def _judge(self, message: dict[str, Any]) -> None:
         self.script.submissions += 1
@@ -284,6 +297,7 @@ class ScriptedServer:
             except WebSocketDisconnect:
                 return
             finally:
+                self.script.closed_at = time.monotonic()
                 if self.script.socket is ws:
                     self.script.socket = None
 

@@ -150,8 +150,14 @@ def test_spoken_interview_then_coding_round(
         expect(page.get_by_test_id("error-message")).to_have_count(0)
 
         page.get_by_test_id("end-interview").click()
+        page.get_by_test_id("end-confirm").click()
         report_link = page.get_by_test_id("report-link")
         expect(report_link).to_be_visible(timeout=60_000)
+        # The closing words are spoken (real Piper) and heard to their end, then it says so.
+        expect(page.get_by_test_id("end-panel")).to_have_attribute(
+            "data-closing", "heard", timeout=60_000)
+        expect(page.get_by_test_id("connection-state")).to_have_attribute(
+            "data-state", "finished")
         href = report_link.get_attribute("href")
         assert href
         report = page.request.get(server.url + href)

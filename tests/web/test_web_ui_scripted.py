@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Playwright, expect
 
 from tests.web.event_probe import undeclared_reads
 from tests.web.harness import JsErrors, launch, open_app, screenshot
-from tests.web.scripted_server import ScriptedServer
+from tests.web.scripted_server import CLOSING_S, ScriptedServer
 
 pytestmark = pytest.mark.browser
 
@@ -169,9 +169,66 @@ def test_text_interview_reconnects_codes_and_ends(
         assert width <= 390, f"the page scrolls sideways on a phone ({width}px)"
 
         page.get_by_test_id("end-interview").click()
+        page.get_by_test_id("end-confirm").click()
         report = page.get_by_test_id("report-link")
         expect(report).to_be_visible()
         assert report.get_attribute("href") == "/sessions/s-1/report?token=scripted-token"
+        assert undeclared_reads(page) == [], "the UI read event fields the server never sends"
+    finally:
+        browser.close()
+
+
+def test_ending_is_confirmed_and_the_closing_words_play_to_their_end(
+        playwright_driver: Playwright, scripted: ScriptedServer, js_errors: JsErrors) -> None:
+    """"End interview" asks first; after session_end the closing words (streamed after it, as
+    the real server does) play to their end before the page closes its socket, and the page
+    says the interview finished: never "Disconnected", never stuck on "Ending…"."""
+    browser = launch(playwright_driver)
+    try:
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        open_app(page, scripted.url + "/", js_errors)
+        start_from_lobby(page, scripted.url, "text")
+        expect(page.get_by_test_id("interviewer-text")).to_have_text("Tell me about a hash table.")
+        audio = page.get_by_test_id("interviewer-audio")
+        expect(audio).to_have_attribute("data-state", "idle", timeout=5000)
+
+        end = page.get_by_test_id("end-interview")
+        dialog = page.get_by_test_id("end-confirm-dialog")
+        end.click()
+        expect(dialog).to_be_visible()
+        expect(dialog).to_contain_text("End the interview now?")
+        page.get_by_test_id("end-cancel").click()
+        expect(dialog).to_be_hidden()
+        time.sleep(0.3)
+        assert "end" not in scripted.script.kinds(), "cancelled, yet the interview was ended"
+        expect(end).to_be_enabled()
+
+        end.click()
+        page.get_by_test_id("end-confirm").click()
+        wait_for(lambda: "end" in scripted.script.kinds(), what="end sent")
+        panel = page.get_by_test_id("end-panel")
+        expect(panel).to_contain_text("Interview finished")
+        expect(page.get_by_test_id("report-link")).to_be_visible()
+        # The closing words play: the socket stays open while they do.
+        expect(audio).to_have_attribute("data-state", "speaking", timeout=5000)
+        expect(panel).to_have_attribute("data-closing", "playing")
+        assert scripted.script.socket is not None, "the socket closed under the closing words"
+        expect(panel).to_have_attribute("data-closing", "heard", timeout=15_000)
+        expect(audio).to_have_attribute("data-state", "idle")
+        sent_at = scripted.script.closing_sent_at
+        assert sent_at is not None
+        wait_for(lambda: (scripted.script.closed_at or 0) > sent_at, what="the page closing")
+        closed_after = (scripted.script.closed_at or 0) - sent_at
+        # Sent at once, heard in real time: the close waited for the speech to end.
+        assert closed_after >= CLOSING_S - 0.25, f"closed {closed_after:.2f} s after the audio"
+        state = page.get_by_test_id("connection-state")
+        expect(state).to_have_attribute("data-state", "finished")
+        expect(state.locator(".label")).to_have_text("Finished")
+        expect(page.get_by_text("Disconnected")).to_have_count(0)
+        expect(end).to_have_text("Interview ended")
+        expect(end).to_be_disabled()
+        expect(page.get_by_test_id("error-message")).to_have_count(0)
+        screenshot(page, "ending")
         assert undeclared_reads(page) == [], "the UI read event fields the server never sends"
     finally:
         browser.close()

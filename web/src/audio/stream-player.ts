@@ -21,6 +21,11 @@ export class StreamPlayer {
     return this.turnId;
   }
 
+  /** Whether audio is still scheduled or sounding. */
+  get isSpeaking(): boolean {
+    return this.speaking;
+  }
+
   begin(turnId: string, sampleRate: number): void {
     this.stop();
     this.turnId = turnId;

@@ -11,6 +11,9 @@ export interface ConnectionHandlers {
   onState(state: ConnectionState, detail: string): void;
   /** Called after `resume` went out on a fresh socket, before queued messages are flushed. */
   onOpen(socket: { send(message: ClientMessage): void }, reconnect: boolean): void;
+  /** After `session_end` the socket stays open until this settles: the closing words are
+   * streamed after that event, and closing the socket at once would cut them off. */
+  onSessionEnd?(): Promise<void>;
 }
 
 /** Close codes after which retrying cannot help (bad token, unknown or finished session). */
@@ -151,7 +154,12 @@ export class SessionConnection {
         this.lastSeq = event.seq;
       }
       this.handlers.onEvent(event);
-      if (event.type === 'session_end') this.finish('The interview has ended.');
+      if (event.type === 'session_end' && !this.stopped) {
+        // No reconnect from here on; events (the closing speech) keep arriving until the hold ends.
+        this.stopped = true;
+        const hold = this.handlers.onSessionEnd?.() ?? Promise.resolve();
+        void hold.catch(() => undefined).then(() => this.finish('The interview has ended.'));
+      }
     };
     socket.onclose = (close: CloseEvent) => {
       if (socket !== this.socket) return;

@@ -33,4 +33,13 @@ export class ConnectionBadge {
     this.label.setAttribute('aria-label', `${LABELS[state]}. ${detail}`);
     this.retry.hidden = state !== 'reconnecting';
   }
+
+  /** The interview ended normally: the closed socket is not a lost connection. */
+  finished(): void {
+    this.element.dataset.state = 'finished';
+    this.label.textContent = 'Finished';
+    this.element.title = 'The interview is over.';
+    this.label.setAttribute('aria-label', 'Finished. The interview is over.');
+    this.retry.hidden = true;
+  }
 }

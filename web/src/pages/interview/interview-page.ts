@@ -61,12 +61,18 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
   let codingLoad: Promise<CodingRoom> | null = null;
   let pendingTask: CodingTask | null = null;
   let ended = false;
+  let ending = false; // the candidate confirmed "end"; waiting for the server's session_end
+  // Audio still to hear: scheduled on a running context (a suspended one plays nothing).
+  const closing = closingSpeech(() => audioContext?.state === 'running' && (player?.isSpeaking ?? false), stored.mode, (state) => (endPanel.dataset.closing = state));
 
   const getAudioContext = (): AudioContext => {
     if (!audioContext) {
       audioContext = new AudioContext({ latencyHint: 'interactive' });
       audioContext.addEventListener('statechange', updateSoundPrompt);
-      player = new StreamPlayer(audioContext, (speaking) => conversation.setSpeaking(speaking));
+      player = new StreamPlayer(audioContext, (speaking) => {
+        conversation.setSpeaking(speaking);
+        if (!speaking) closing.idle();
+      });
     }
     return audioContext;
   };
@@ -107,9 +113,12 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
       }
     },
     onState(state, detail) {
-      badge.set(state, detail);
+      // After a normal end the socket closes on purpose: that is "finished", not a lost link.
+      if (ended) badge.finished();
+      else badge.set(state, detail);
       if (state === 'closed' && !ended) notices.show(detail, 'warning');
     },
+    onSessionEnd: () => closing.heard(),
     onAudio(chunk) {
       conversation.interviewerAudio(chunk.byteLength);
       player?.push(chunk);
@@ -137,9 +146,11 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
       case 'tts_start':
         getAudioContext();
         player?.begin(event.turn_id, event.sample_rate);
+        if (ended) closing.started(event.turn_id);
         break;
       case 'tts_end':
         player?.end(event.turn_id);
+        if (ended) closing.sent(event.turn_id);
         break;
       case 'tts_stop':
         player?.stop();
@@ -162,6 +173,12 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
       case 'error':
         notices.show(event.message, 'error', { code: event.code });
         coding?.submissionRefused();
+        if (ending && !ended) {
+          // The end was refused (e.g. the server is busy): the button works again.
+          ending = false;
+          endButton.disabled = false;
+          endButton.textContent = 'End interview';
+        }
         break;
       case 'session_end':
         finish(event.report_url);
@@ -202,17 +219,20 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
 
   function finish(reportUrl: string): void {
     ended = true;
-    player?.stop();
+    // The closing words are streamed after session_end: the player keeps playing them.
     voice?.disable();
     answers.disable();
     coding?.disable();
+    confirmBar.hidden = true;
     endButton.disabled = true;
+    endButton.textContent = 'Interview ended';
     phase.textContent = PHASE_NAMES.ended;
+    badge.finished();
     conversation.ended('The interview is over. Thank you!');
     replaceChildren(
       endPanel,
       h('h2', {}, 'Interview finished'),
-      h('p', {}, 'Your report is ready: scores for each point, with the evidence they rest on.'),
+      h('p', {}, 'Your report is ready: what you said to each question, what it covered and missed, and one next step.'),
       h(
         'p',
         { class: 'actions' },
@@ -227,7 +247,26 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
     soundButton.hidden = !audioContext || audioContext.state === 'running' || ended;
   }
   soundButton.addEventListener('click', () => void audioContext?.resume());
+  // Ending is final, so it is confirmed first (a stray click must not end an interview).
+  const confirmYes = h('button', { type: 'button', class: 'danger', 'data-testid': 'end-confirm' }, 'Yes, end it');
+  const confirmNo = h('button', { type: 'button', class: 'secondary', 'data-testid': 'end-cancel' }, 'Keep going');
+  const confirmBar = h(
+    'div',
+    { class: 'card end-confirm', role: 'alertdialog', 'aria-labelledby': 'end-confirm-text', hidden: true, 'data-testid': 'end-confirm-dialog' },
+    h('p', { id: 'end-confirm-text' }, 'End the interview now? Your report is made from the answers so far, and you cannot go back.'),
+    h('div', { class: 'actions' }, confirmYes, confirmNo),
+  );
   endButton.addEventListener('click', () => {
+    confirmBar.hidden = false;
+    confirmYes.focus();
+  });
+  confirmNo.addEventListener('click', () => {
+    confirmBar.hidden = true;
+    endButton.focus();
+  });
+  confirmYes.addEventListener('click', () => {
+    confirmBar.hidden = true;
+    ending = true;
     endButton.disabled = true;
     endButton.textContent = 'Ending…';
     connection.send({ type: 'end' });
@@ -255,7 +294,7 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
         soundButton,
         endButton,
       ),
-      h('main', { id: 'main', class: 'room-main' }, notices.element, endPanel, layout),
+      h('main', { id: 'main', class: 'room-main' }, notices.element, confirmBar, endPanel, layout),
     ),
   );
 
@@ -277,6 +316,53 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
     player?.stop();
     coding?.dispose();
     void audioContext?.close();
+  };
+}
+
+/** How long the closing words may take to begin after session_end (synthesis on a busy
+ * server), and the most a closing may hold the socket open. */
+const CLOSING_START_MS = { voice: 10_000, text: 1_500 };
+const CLOSING_MAX_MS = 90_000;
+
+/**
+ * The closing words after session_end: `heard()` settles once they have played to their end
+ * (their tts_end arrived and the player drained), or when none begin in time. The socket stays
+ * open until then, so the server's voice is not cut off.
+ */
+function closingSpeech(audible: () => boolean, mode: 'voice' | 'text', show: (state: 'waiting' | 'playing' | 'heard' | 'none') => void) {
+  let turn: string | null = null;
+  let allSent = false;
+  let done: (() => void) | null = null;
+  let timer = 0;
+  const settle = () => {
+    window.clearTimeout(timer);
+    if (done) show(turn === null ? 'none' : 'heard');
+    done?.();
+    done = null;
+  };
+  return {
+    heard(): Promise<void> {
+      show('waiting');
+      return new Promise<void>((resolve) => {
+        done = resolve;
+        timer = window.setTimeout(settle, turn === null ? CLOSING_START_MS[mode] : CLOSING_MAX_MS);
+      });
+    },
+    started(turnId: string): void {
+      if (turn !== null) return;
+      turn = turnId;
+      show('playing');
+      window.clearTimeout(timer);
+      timer = window.setTimeout(settle, CLOSING_MAX_MS);
+    },
+    sent(turnId: string): void {
+      if (turnId !== turn) return;
+      allSent = true;
+      if (!audible()) settle();
+    },
+    idle(): void {
+      if (allSent) settle();
+    },
   };
 }
 
