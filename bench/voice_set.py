@@ -215,6 +215,9 @@ def repeated_ngrams(reference: str, hypothesis: str, n: int = 3) -> int:
     return len(doubled(normalize_words(hypothesis)) - doubled(normalize_words(reference)))
 
 
+GOAL_PAUSE_S = (1.0, 2.5)  # the thinking pauses the turn-taking goal counts cut-ins over
+
+
 def is_finished(reference: str, label: str = "") -> bool:
     """The set's own label (``end``) when it has one, else the reference's punctuation."""
     if label:
@@ -247,6 +250,10 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
         return out
 
     eot = [x for r in results if (x := mark(r, "turn_end")) is not None]
+    # The goal is about 1–2.5 s thinking pauses; longer ones meet the 3 s think limit.
+    longest = {c.name: max((length for _, length in c.pauses), default=0.0) for c in clips}
+    in_goal = [r for r in results if GOAL_PAUSE_S[0] <= longest.get(r.clip, 0.0)
+               <= GOAL_PAUSE_S[1]]
 
     def rnd(x: float | None) -> float | None:
         return None if x is None else round(x)
@@ -259,6 +266,8 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
         "wer_offline": None if offline is None else round(offline, 4),
         "wer_gap_points": None if offline is None else round((streaming - offline) * 100, 2),
         "cut_ins": sum(r.cut_in for r in results),
+        "goal_pauses": len(in_goal),  # answers whose longest pause is 1–2.5 s
+        "goal_pause_cut_ins": sum(r.cut_in for r in in_goal),
         "split_answers": sum(r.split for r in results),
         "amended_answers": sum(1 for r in results if r.amended),
         "repeated_ngrams": sum(repeated_ngrams(r.said, r.heard) for r in results),

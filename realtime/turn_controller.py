@@ -152,6 +152,15 @@ class TurnController:
         record = self._turns.get(turn)
         return record is not None and record.held
 
+    def going_on_undecided(self, turn: int) -> bool:
+        """Speech was taken as this answer going on, and is neither dropped as a noise yet
+        nor heard as words that amend it: whatever was held back for it must still wait."""
+        record = self._turns.get(turn)
+        if record is None or not record.held:
+            return False
+        return not any(r.continues == turn and r.answer is not None
+                       for r in self._turns.values())
+
     def answered(self, turn: int, answer: SpokenAnswer | None) -> None:
         """``turn``'s words are (part of) ``answer``; None: the engine refused them."""
         self._record(turn).answer = answer

@@ -357,6 +357,13 @@ class VoiceSession:
             if now >= ended.ended_at + window or self._speaker.reply_heard(ended.ended_at, now):
                 break
             await asyncio.sleep(TICK_S)
+        # Speech that began inside the window may still be a cough: wait until it is
+        # dropped (then the held move is made) or becomes the answer's next words.
+        give_up = self._clock() + self.turn_taking.max_turn_s
+        while True:
+            if not self._turns.going_on_undecided(turn) or self._clock() >= give_up:
+                break
+            await asyncio.sleep(TICK_S)
         if self._turns.went_on(turn):
             return  # it went on after all: the amended answer decides (and advances)
         texts = await self._on_advance()

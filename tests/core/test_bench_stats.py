@@ -31,3 +31,25 @@ def test_two_equal_graders_on_few_questions_have_an_interval_across_zero() -> No
     assert d["ci95_low"] < 0 < d["ci95_high"]
     again = paired_r_difference(a, b, labels, groups, resamples=500)
     assert again == d  # seeded: the same figures on every run
+
+
+def test_voice_set_counts_cut_ins_over_the_goal_pauses_apart() -> None:
+    """Cut-ins into 1–2.5 s pauses (the goal) are reported apart from longer pauses."""
+    from pathlib import Path
+
+    from audio.speech_set import SpeechClip
+    from bench.voice_set import ClipResult, summarize
+
+    def clip(name: str, pause_s: float) -> SpeechClip:
+        return SpeechClip(Path(f"{name}.wav"), "It is a heap.", "s", "CC BY 4.0",
+                          pauses=[(1.0, pause_s)])
+
+    def result(name: str, cut_in: bool) -> ClipResult:
+        return ClipResult(clip=name, said="It is a heap.", heard="It is a heap.", finals=1,
+                          amended=0, turn_ids=1, cut_in=cut_in, v2v_ms=900.0, marks=None)
+
+    clips = [clip("a", 1.5), clip("b", 2.4), clip("c", 2.9)]
+    results = [result("a.wav", False), result("b.wav", True), result("c.wav", True)]
+    summary = summarize(results, clips, 1, "tiny.en", None, Path("set"))
+    assert summary["cut_ins"] == 2
+    assert summary["goal_pauses"] == 2 and summary["goal_pause_cut_ins"] == 1

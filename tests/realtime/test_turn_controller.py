@@ -140,6 +140,27 @@ def test_a_cough_after_an_end_releases_the_held_reply() -> None:
     assert released.utterance is reply and released.turn == first.turn
 
 
+def test_a_held_move_waits_for_a_going_on_to_be_decided() -> None:
+    """A cough that outlasts the amend window leaves the answer's held move undecided until
+    it is dropped; words that amend the answer decide it too."""
+    c, clock = TurnController(S), Clock()
+    first = ended_turn(c, clock)
+    c.answered(first.turn, SpokenAnswer("q-1", "It is a heap."))
+    assert not c.going_on_undecided(first.turn)
+    [started] = feed(c, clock, "." * 10 + "#" * 4)
+    assert started.continues == first.turn
+    assert c.going_on_undecided(first.turn)
+    feed(c, clock, "." * 120)  # dropped as a noise
+    assert not c.going_on_undecided(first.turn) and not c.went_on(first.turn)
+
+    second = ended_turn(c, clock)
+    c.answered(second.turn, SpokenAnswer("q-2", "A queue."))
+    [more] = feed(c, clock, "." * 10 + "#" * 30)
+    assert c.going_on_undecided(second.turn)
+    c.answered(more.turn, SpokenAnswer("q-2", "A queue, with two stacks."))
+    assert not c.going_on_undecided(second.turn) and c.went_on(second.turn)
+
+
 def test_speech_after_the_next_question_began_is_a_new_answer() -> None:
     heard_at: list[float] = []
 
