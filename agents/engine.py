@@ -23,6 +23,7 @@ from agents.coding_round import CodingPort, CodingRound, Said
 from agents.evaluate import EvaluateAgent
 from agents.feedback import DONT_KNOW, FeedbackAgent
 from agents.knowledge import KnowledgeAgent
+from agents.names import spoken_topic
 from agents.orchestrator import Action, Decision, Limits, Orchestrator, transition
 from agents.question import Pick
 from agents.question_bank import QuestionBank, Topic
@@ -278,11 +279,11 @@ class InterviewEngine:
                                key=lambda t: -report.ability[t])
         if strong_topics:
             parts.append("You were strongest in " + " and ".join(
-                t.replace("_", " ") for t in strong_topics[:2]) + ".")
+                spoken_topic(t) for t in strong_topics[:2]) + ".")
         weak_topics = sorted({t for t, s in report.ability.items() if s < 0.6})
         if weak_topics:
             parts.append("Next time, work on " + " and ".join(
-                t.replace("_", " ") for t in weak_topics[:2]) + ".")
+                spoken_topic(t) for t in weak_topics[:2]) + ".")
         parts.append("Your full report is ready.")
         return " ".join(parts)
 
@@ -589,4 +590,4 @@ class InterviewEngine:
         """The session's report; ``state`` when the caller has just loaded it."""
         state = state if state is not None else await self.load(session_id)
         review = await self.redis.hgetall(keys.session_review(session_id))
-        return final_report(state, self._coding_summary(state), review or None)
+        return final_report(state, self._coding_summary(state), review or None, self.bank)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, computed_field
 
 from agents.feedback import inline_sentence
 from agents.grading import clauses
+from agents.names import spoken_topic, weak_point_name
+from agents.question_bank import QuestionBank
+from agents.question_results import QuestionResult, question_results
 from agents.state import InterviewState, Phase, Turn
 
 ROLLING_EVERY = 5
@@ -35,7 +38,27 @@ def rolling_summary(state: InterviewState) -> str:
 
 
 def _topic_name(topic: str) -> str:
-    return topic.replace("_", " ")
+    return spoken_topic(topic)
+
+
+Progress = Literal["finished", "abandoned", "in progress"]
+
+
+def progress_of(phase: str, ended_reason: str | None) -> Progress:
+    """What a reviewer wants to know of a session: over (and how), or still going."""
+    if phase != Phase.ended.value:
+        return "in progress"
+    return "abandoned" if ended_reason == "abandoned" else "finished"
+
+
+def reviewed_score(review: dict[str, Any] | None) -> float | None:
+    """A reviewer's override from the report's ``review`` (Redis keeps strings)."""
+    if not review:
+        return None
+    try:
+        return float(review["overall_score"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def clock(t_ms: int | None) -> str:
@@ -91,6 +114,7 @@ class CarriedWeakPoint(BaseModel):
 
     key: str  # "<question id>/<point id>"
     point: str = ""
+    label: str = ""  # the point in words, for a person (the key is for machines)
     status: Literal["improved", "still weak", "not asked"]
     score: float | None = None  # this interview's coverage, when it was asked again
 
@@ -116,6 +140,20 @@ class Report(BaseModel):
     coding: dict[str, Any] | None = None
     reviewer_flags: list[str]
     review: dict[str, Any] | None = None  # a human reviewer's override
+    questions: list[QuestionResult] = []  # question by question, as a person reads it
+    ended_reason: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def progress(self) -> Progress:
+        return progress_of(self.status, self.ended_reason)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def final_score(self) -> float | None:
+        """The score that stands: a reviewer's override when there is one, else the graded."""
+        reviewed = reviewed_score(self.review)
+        return reviewed if reviewed is not None else self.overall_score
 
 
 def point_scores(state: InterviewState) -> list[PointEvidence]:
@@ -204,24 +242,27 @@ def _turn_flags(t: Turn) -> list[str]:
 
 
 def compare_with_earlier(carried: list[str], points: list[PointEvidence],
-                         ) -> list[CarriedWeakPoint]:
+                         bank: QuestionBank | None = None) -> list[CarriedWeakPoint]:
     """Each weak point carried in from earlier interviews: asked again and now covered
     (improved), asked and still under the bar, or not asked this time."""
     by_key = {f"{p.question_id}/{p.point_id}": p for p in points}
     out = []
     for key in carried:
         p = by_key.get(key)
+        label = weak_point_name(key, bank)
         if p is None:
-            out.append(CarriedWeakPoint(key=key, status="not asked"))
+            out.append(CarriedWeakPoint(key=key, label=label, status="not asked"))
         else:
-            out.append(CarriedWeakPoint(key=key, point=p.point, score=p.score,
+            out.append(CarriedWeakPoint(key=key, point=p.point, label=label, score=p.score,
                                         status="improved" if p.score >= WEAK_BELOW
                                         else "still weak"))
     return out
 
 
 def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
-                 review: dict[str, Any] | None = None) -> Report:
+                 review: dict[str, Any] | None = None,
+                 bank: QuestionBank | None = None) -> Report:
+    """The report; with the ``bank``, names and (once ended) model answers come from it."""
     points = point_scores(state)
     graded = [t for t in state.answered if t.phase != Phase.coding]
     overall = round(sum(t.score or 0 for t in graded) / len(graded), 3) if graded else None
@@ -237,7 +278,7 @@ def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
         difficulty=state.difficulty.value, ability=state.ability, assessment_points=points,
         weak_points=[_with_quote(n) for n in weak_notes],
         carried_weak_points=state.weak_points,
-        compared_with_earlier=compare_with_earlier(state.weak_points, points),
+        compared_with_earlier=compare_with_earlier(state.weak_points, points, bank),
         strengths=[_with_quote(n) for n in strong_notes],
         strength_notes=strong_notes, weak_notes=weak_notes, weak_point_keys=weak_keys,
         summaries=state.summaries,
@@ -247,4 +288,5 @@ def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
                           answered_t_ms=t.answered_t_ms, flags=_turn_flags(t))
                for t in state.turns],
         coding=coding, reviewer_flags=flags, review=review,
+        questions=question_results(state, bank), ended_reason=state.ended_reason,
     )

@@ -27,7 +27,7 @@ import redis.asyncio as aioredis
 
 from agents.engine import InterviewEngine, InterviewError
 from agents.state import Phase
-from agents.summary import Report
+from agents.summary import Report, reviewed_score
 from core.events import ReviewEvent, wire
 from realtime.recording_writer import RecordingWriter
 from server.archived_session import (
@@ -38,6 +38,7 @@ from server.archived_session import (
     token_digest,
 )
 from server.recording import code_revisions, render_report_html, webvtt
+from server.report_view import report_view
 from server.settings import Settings
 from store import keys
 from store.events import now_ms
@@ -98,7 +99,9 @@ def review_archive(archived: ArchivedSession, review: ReviewEvent) -> dict[str, 
     event = {**wire(review), "seq": int(last["seq"]) + 1, "t_ms": int(last["t_ms"])}
     events.append(event)
     report["review"] = review_record(review)
-    info = archived.info.model_copy(update={"last_seq": event["seq"], "events": len(events)})
+    report["final_score"] = review.overall_score
+    info = archived.info.model_copy(update={"last_seq": event["seq"], "events": len(events),
+                                            "reviewed_score": review.overall_score})
     write_archive(archived.folder, info, events, report,
                   render_report_html(Report.model_validate(report), code_revisions(events)),
                   archived.transcript_vtt())
@@ -150,9 +153,11 @@ class Archiver:
             if self.writer is not None:
                 await self.writer.drain(session_id)
             events = await self.engine.events.range(session_id, 0)
-            report = await self.engine.report(session_id)
-            meta = await self.redis.hgetall(keys.session_meta(session_id))
             recordings = await asyncio.to_thread(self.recordings.entries, session_id)
+            revisions = code_revisions(events)
+            report = report_view(await self.engine.report(session_id), events, recordings,
+                                 revisions)
+            meta = await self.redis.hgetall(keys.session_meta(session_id))
             token = meta.get("token")
             info = ArchiveInfo(
                 session_id=session_id, candidate_id=state.config.candidate_id,
@@ -162,12 +167,13 @@ class Archiver:
                 archived_at=datetime.now(UTC).isoformat(timespec="seconds"),
                 last_seq=events[-1]["seq"] if events else 0, events=len(events),
                 recordings=len(recordings), overall_score=report.overall_score,
+                reviewed_score=reviewed_score(report.review),
                 flags=list(report.reviewer_flags))
             folder = self.recordings.session_dir(session_id)
             # Rendering a long session takes a while: in the thread too, off the event loop.
             await asyncio.to_thread(lambda: write_archive(
                 folder, info, events, report.model_dump(),
-                render_report_html(report, code_revisions(events)), webvtt(events, recordings)))
+                render_report_html(report, revisions), webvtt(events, recordings)))
             if state.phase == Phase.ended:
                 await self._expire(session_id)
             return folder

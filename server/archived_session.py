@@ -46,7 +46,8 @@ class ArchiveInfo(BaseModel):
     last_seq: int
     events: int
     recordings: int
-    overall_score: float | None = None
+    overall_score: float | None = None  # as graded
+    reviewed_score: float | None = None  # a reviewer's override, when there is one
     flags: list[str] = []
 
 

@@ -14,7 +14,8 @@ from agents.providers.rubric import RubricProvider
 from agents.question_bank import load_question_bank
 from server.archive import Archiver
 from server.archived_session import export_archive, import_archive, load_archive
-from server.recording import render_report_html, webvtt
+from server.recording import code_revisions, render_report_html, webvtt
+from server.report_view import report_view
 from server.settings import get_settings
 from store.recordings import RecordingStore
 
@@ -37,13 +38,16 @@ async def report_command(session_id: str, fmt: str) -> int:
             print(json.dumps(archived.report(), indent=2) if fmt == "json" else
                   archived.report_html() if fmt == "html" else archived.transcript_vtt())
             return 0
+        events = await engine.events.range(session_id, 0)
+        recordings = RecordingStore(settings.data_dir).entries(session_id)
+        revisions = code_revisions(events)
+        report = report_view(report, events, recordings, revisions)
         if fmt == "json":
             print(report.model_dump_json(indent=2))
         elif fmt == "html":
-            print(render_report_html(report))
+            print(render_report_html(report, revisions))
         else:
-            recordings = RecordingStore(settings.data_dir).entries(session_id)
-            print(webvtt(await engine.events.range(session_id, 0), recordings))
+            print(webvtt(events, recordings))
         return 0
     finally:
         await redis.aclose()

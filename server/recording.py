@@ -7,7 +7,8 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from agents.summary import Note, Report, clock
+from server.report_html import render_report_html
+from server.report_view import _typed, spoken_clip
 from store.events import EventLog
 from store.recordings import RecordingEntry
 
@@ -36,55 +37,85 @@ def _cue_text(text: str) -> str:
     return " ".join(text.replace("-->", "→").split())
 
 
-SENTENCE_ENDS = (".", "!", "?", ":", ";", "…", "\"", "”")
+# A cue as exported: start, end, voice, text, and marks ("superseded": taken back when the
+# answer went on after a pause; "cut": the candidate spoke over it, the rest was not heard).
+Cue = tuple[int, int, str, str, tuple[str, ...]]
+SAME_UTTERANCE_MS = 50  # interviewer events this close were said as one utterance
 
 
-def _event_cues(events: list[dict[str, Any]], kinds: tuple[str, ...]
-                ) -> list[tuple[int, int, str, str]]:
-    """Cues timed on the events alone (a text interview: nothing was spoken)."""
-    spoken = [e for e in events if e.get("type") in kinds and str(e.get("text", "")).strip()]
-    cues = []
-    for i, e in enumerate(spoken):
-        start = int(e["t_ms"])
-        default_end = start + max(1500, 60 * len(str(e["text"]).split()) * 6)
-        nxt = spoken[i + 1]["t_ms"] if i + 1 < len(spoken) else default_end
-        end = max(start + 500, min(default_end, int(nxt)))
+def superseded_spans(events: list[dict[str, Any]]) -> tuple[set[int], list[tuple[int, int]]]:
+    """Seqs an amended answer took back, and the spans of time their reply was being said
+    (from the first taken-back event to the amendment)."""
+    at = {e["seq"]: int(e["t_ms"]) for e in events if "seq" in e}
+    seqs: set[int] = set()
+    spans = []
+    for e in events:
+        if e.get("type") != "answer_amended":
+            continue
+        taken = [int(q) for q in e.get("supersedes", []) if q in at]
+        seqs.update(taken)
+        if taken:
+            spans.append((min(at[q] for q in taken) - SAME_UTTERANCE_MS, int(e["t_ms"])))
+    return seqs, spans
+
+
+def _text_cue_end(start: int, text: str, next_start: int | None) -> int:
+    default_end = start + max(1500, 360 * len(text.split()))
+    end = default_end if next_start is None else min(default_end, next_start)
+    return max(start + 500, end)
+
+
+def _event_cues(events: list[dict[str, Any]], kinds: tuple[str, ...]) -> list[Cue]:
+    """Cues timed on the events alone (nothing was recorded): the interviewer's events said
+    together (feedback and the next question) are one utterance, one cue."""
+    superseded, _ = superseded_spans(events)
+    said = [e for e in events if e.get("type") in kinds and str(e.get("text", "")).strip()]
+    merged: list[tuple[int, str, str, tuple[str, ...]]] = []
+    for e in said:
         voice = "Candidate" if e["type"] == "transcript_final" else "Interviewer"
-        cues.append((start, end, voice, str(e["text"])))
+        marks: tuple[str, ...] = ("superseded",) if e.get("seq") in superseded else ()
+        text = str(e["text"]).strip()
+        if merged and voice == "Interviewer" and merged[-1][2] == voice and \
+                merged[-1][3] == marks and int(e["t_ms"]) - merged[-1][0] <= SAME_UTTERANCE_MS:
+            merged[-1] = (merged[-1][0], f"{merged[-1][1]} {text}", voice, marks)
+            continue
+        merged.append((int(e["t_ms"]), text, voice, marks))
+    cues: list[Cue] = []
+    for i, (start, text, voice, marks) in enumerate(merged):
+        nxt = merged[i + 1][0] if i + 1 < len(merged) else None
+        cues.append((start, _text_cue_end(start, text, nxt), voice, text, marks))
     return cues
 
 
-def _audio_cues(events: list[dict[str, Any]], recordings: list[RecordingEntry]
-                ) -> list[tuple[int, int, str, str]]:
-    """Cues on the saved audio: each interviewer sentence where it sits in its file, each
-    candidate answer over the recording of its turn."""
-    cues: list[tuple[int, int, str, str]] = []
+def _audio_cues(events: list[dict[str, Any]], recordings: list[RecordingEntry]) -> list[Cue]:
+    """Cues on the saved audio: each interviewer utterance (one recording) as one cue where
+    it sounds, each spoken answer over the recording of its turn, each typed answer at the
+    moment it was sent."""
+    _, spans = superseded_spans(events)
+    cues: list[Cue] = []
     for r in recordings:
         if r.speaker != "interviewer":
             continue
-        for s in r.segments:
-            begin, end = r.t_ms + s.start_ms, r.t_ms + s.end_ms
-            # Speech is synthesized in short pieces (the first one early); a cue is a
-            # sentence, so a piece that ends mid-sentence is joined to the next.
-            if cues and cues[-1][2] == "Interviewer" and cues[-1][1] == begin and \
-                    not cues[-1][3].rstrip().endswith(SENTENCE_ENDS):
-                begin = cues[-1][0]
-                cues[-1] = (begin, end, "Interviewer", f"{cues[-1][3]} {s.text}")
-                continue
-            cues.append((begin, end, "Interviewer", s.text))
+        heard = [seg for seg in r.segments if seg.start_ms < r.duration_ms] or r.segments
+        if not heard:
+            continue
+        begin = r.t_ms + heard[0].start_ms
+        end = r.t_ms + min(max(seg.end_ms for seg in heard), max(r.duration_ms, 1))
+        marks = tuple(m for m, on in (
+            ("cut", r.cut), ("superseded", any(a <= r.t_ms <= b for a, b in spans))) if on)
+        cues.append((begin, max(end, begin + 1), "Interviewer",
+                     " ".join(seg.text.strip() for seg in heard), marks))
     clips = [r for r in recordings if r.speaker == "candidate"]
     used: set[int] = set()
     by_turn: dict[str, int] = {}  # turn_id -> index of its cue (an amended answer extends it)
+    typed: list[dict[str, Any]] = []
     for e in events:
         if e.get("type") != "transcript_final" or not str(e.get("text", "")).strip():
             continue
-        # The clip of this answer: the latest of its turn that ended before the final.
-        match = None
-        for i, clip in enumerate(clips):
-            if i not in used and clip.turn_id == e.get("turn_id") and \
-                    clip.t_ms + clip.duration_ms <= int(e["t_ms"]) + 50:
-                match = i
+        match = spoken_clip(e, clips, used)
         if match is None:
+            if _typed(e):
+                typed.append(e)  # no recording of its own: it was typed
             continue
         used.add(match)
         clip = clips[match]
@@ -92,33 +123,40 @@ def _audio_cues(events: list[dict[str, Any]], recordings: list[RecordingEntry]
         earlier = by_turn.get(str(e["turn_id"])) if e.get("amended") else None
         if earlier is not None:
             start = cues[earlier][0]
-            cues[earlier] = (start, end, "Candidate", str(e["text"]))
+            cues[earlier] = (start, end, "Candidate", str(e["text"]), ())
             continue
         by_turn[str(e["turn_id"])] = len(cues)
-        cues.append((start, end, "Candidate", str(e["text"])))
+        cues.append((start, end, "Candidate", str(e["text"]), ()))
     if not any(r.speaker == "interviewer" for r in recordings):
         cues += _event_cues(events, ("question", "feedback"))
+    starts = sorted(c[0] for c in cues)
+    for e in typed:  # typed while the interview was spoken: where it was sent
+        t = int(e["t_ms"])
+        nxt = next((s for s in starts if s > t), None)
+        cues.append((t, _text_cue_end(t, str(e["text"]), nxt), "Candidate", str(e["text"]),
+                     ("typed",)))
     return sorted(cues)
+
+
+MARK_WORDS = {"superseded": "[answer continued]", "cut": "[cut off]"}
 
 
 def webvtt(events: list[dict[str, Any]],
            recordings: list[RecordingEntry] | None = None) -> str:
     """Interviewer and candidate speech as voice-tagged cues: on the recorded audio when there
-    is some (a voice interview), else at the events' times."""
+    is some (a voice interview), else at the events' times. A taken-back or cut utterance
+    keeps its words inside a ``<c.superseded>`` / ``<c.cut>`` class span, followed by
+    "[answer continued]" / "[cut off]" for a plain reader."""
     cues = (_audio_cues(events, recordings) if recordings
             else _event_cues(events, ("question", "feedback", "transcript_final")))
     lines = ["WEBVTT", ""]
-    for i, (start, end, voice, text) in enumerate(cues):
-        lines += [str(i + 1), f"{_ts(start)} --> {_ts(end)}",
-                  f"<v {voice}>{html.escape(_cue_text(text), quote=False)}", ""]
+    for i, (start, end, voice, text, marks) in enumerate(cues):
+        body = html.escape(_cue_text(text), quote=False)
+        for mark in marks:
+            words = f" {MARK_WORDS[mark]}" if mark in MARK_WORDS else ""
+            body = f"<c.{mark}>{body}</c>{words}"
+        lines += [str(i + 1), f"{_ts(start)} --> {_ts(end)}", f"<v {voice}>{body}", ""]
     return "\n".join(lines)
-
-
-def _moment(session_id: str, t_ms: int | None, turn_id: str | None = None) -> str:
-    """The playback page at that moment (it asks for the token if the browser has none);
-    with the turn, playback starts at the beginning of the answer stamped at ``t_ms``."""
-    turn = f"&amp;turn={html.escape(turn_id)}" if turn_id else ""
-    return f"/playback/{html.escape(session_id)}?t={max(0, int(t_ms or 0))}{turn}"
 
 
 def code_revisions(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -150,102 +188,4 @@ def code_revisions(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _notes_html(notes: list[Note], empty: str, session_id: str) -> str:
-    """Each strength or weak point as a sentence, with the quote it rests on and its time."""
-    esc = html.escape
-    if not notes:
-        return f"<p>{esc(empty)}</p>"
-    items = "".join(
-        f"<li>{esc(n.sentence)} <a href='{_moment(session_id, n.t_ms, n.turn_id)}'>"
-        f"{clock(n.t_ms)}</a>"
-        + (f" “{esc(n.quote)}”" if n.quote else "") + "</li>" for n in notes)
-    return f"<ul>{items}</ul>"
-
-
-def _revisions_html(session_id: str, revisions: list[dict[str, Any]]) -> str:
-    """Each editor state with what the judge said after it: how failing tests were met."""
-    if not revisions:
-        return ""
-    esc = html.escape
-    rows = []
-    for rev in revisions:
-        verdicts = ", ".join(f"{esc(str(s.get('verdict')))} {s.get('passed')}/{s.get('total')}"
-                             for s in rev.get("submissions", [])) or "not run"
-        lines = len(str(rev.get("code", "")).splitlines()) if "code" in rev else None
-        rows.append(f"<tr><td>{rev['n']}</td><td><a href='{_moment(session_id, rev['t_ms'])}'>"
-                    f"{clock(rev['t_ms'])}</a></td><td>{esc(str(rev.get('language')))}</td>"
-                    f"<td>{'' if lines is None else lines}</td><td>{verdicts}</td></tr>")
-    return ("<h2>Code revisions</h2><table><tr><th>#</th><th>At</th><th>Language</th>"
-            f"<th>Lines</th><th>Tests after it</th></tr>{''.join(rows)}</table>")
-
-
-def _earlier_html(report: Report) -> str:
-    """Weak points carried in from the candidate's earlier interviews, and how they went."""
-    if not report.compared_with_earlier:
-        return ""
-    items = []
-    for c in report.compared_with_earlier:
-        how = c.status + (f" ({c.score:.2f})" if c.score is not None else "")
-        items.append(f"<li>{html.escape(c.point or c.key)}: {html.escape(how)}</li>")
-    return ("<h2>Compared with earlier interviews</h2><ul>" + "".join(items) + "</ul>")
-
-
-def render_report_html(report: Report, revisions: list[dict[str, Any]] | None = None) -> str:
-    esc = html.escape
-    def notes(items: list[Note], empty: str) -> str:
-        return _notes_html(items, empty, report.session_id)
-
-    score = "—" if report.overall_score is None else f"{round(report.overall_score * 100)}/100"
-    rows = []
-    for p in report.assessment_points:
-        quotes = "".join(
-            f"<li><a href='{_moment(report.session_id, q['t_ms'], str(q['turn_id']))}'>"
-            f"{clock(q['t_ms'])}</a>"
-            f" “{esc(str(q['quote']))}”</li>" for q in p.evidence[:3])
-        cited = quotes or "<li>nothing the candidate said shows it</li>"
-        rows.append(f"<tr><td>{esc(p.question or p.question_id)}</td>"
-                    f"<td>{esc(p.sentence or p.point)}</td>"
-                    f"<td>{p.score:.2f}</td><td><ul>{cited}</ul></td></tr>")
-    turns = []
-    for t in report.turns:
-        turns.append(
-            f"<article id='turn-{esc(t.turn_id)}'><h3>{esc(t.phase)}: {esc(t.question)}</h3>"
-            f"<p><b>Answer:</b> {esc(t.answer or '—')}</p>"
-            f"<p><b>Score:</b> {'—' if t.score is None else f'{t.score:.2f}'} "
-            f"<b>Feedback ({esc(t.feedback_kind or '—')}):</b> {esc(t.feedback or '—')}</p>"
-            + (f"<p class='flag'>Flags: {esc(', '.join(t.flags))}</p>" if t.flags else "")
-            + "</article>")
-    coding = ""
-    if report.coding:
-        coding = (f"<h2>Coding</h2><p>Problem {esc(str(report.coding.get('problem_id')))}: "
-                  f"{report.coding.get('attempts')} attempts, final verdict "
-                  f"{esc(str(report.coding.get('final_verdict')))}</p>")
-    review = ""
-    if report.review:
-        r = report.review
-        who = " ".join(str(x) for x in (r.get("reviewer"), r.get("at")) if x)
-        original = r.get("original_score")
-        review = (f"<h2>Human review</h2><p>Score {esc(str(r.get('overall_score')))}"
-                  f" — {esc(str(r.get('note')))}"
-                  + (f" <i>({esc(who)})</i>" if who else "")
-                  + (f"; graded score before review {esc(str(original))}"
-                     if original not in (None, "") else "") + "</p>")
-    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Viva report {esc(report.session_id)}</title>
-<style>body{{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
-color:#1d2330}}table{{border-collapse:collapse;width:100%}}td,th{{border-bottom:1px solid #ddd;
-padding:.4rem;vertical-align:top;text-align:left}}.flag{{color:#a4400b}}
-@media print{{body{{margin:0;max-width:none;font-size:11pt}}a{{color:inherit}}
-tr,article{{break-inside:avoid}}}}</style></head><body>
-<h1>Interview report</h1>
-<p>Candidate <b>{esc(report.candidate_id)}</b>, role {esc(report.role)}, status
-{esc(report.status)}, difficulty {esc(report.difficulty)}. Overall: <b>{score}</b></p>
-<h2>Strengths</h2>{notes(report.strength_notes, 'No point was shown well yet.')}
-<h2>Weak points</h2>{notes(report.weak_notes, 'No weak point found.')}
-<p>Reviewer flags: {esc(', '.join(report.reviewer_flags) or 'none')}</p>
-{_earlier_html(report)}{review}
-<h2>Assessment points</h2><table><tr><th>Question</th><th>Point</th><th>Score</th>
-<th>Evidence</th></tr>{''.join(rows)}</table>{coding}
-{_revisions_html(report.session_id, revisions or [])}
-<h2>Turns</h2>{''.join(turns)}</body></html>"""
+__all__ = ["code_revisions", "events_ndjson", "render_report_html", "webvtt"]

@@ -14,12 +14,14 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 
 from agents.engine import InterviewError
 from agents.state import InterviewState, SessionConfig
+from agents.summary import Report, progress_of
 from core.events import ReviewEvent
 from server.archive import review_record
 from server.archived_session import ArchivedSession, list_archives, load_archive
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
 from server.recording import code_revisions, events_ndjson, render_report_html, webvtt
+from server.report_view import report_view
 from server.schemas import ReviewOverride, SessionCreate, SessionCreated, SessionPublic
 from store import keys
 from store.recordings import RecordingStore
@@ -85,13 +87,23 @@ async def get_session(session_id: str, access: SessionAccess, engine: EngineDep,
         coding_problem_id=state.coding_problem_id)
 
 
+async def served_report(engine: EngineDep, settings: SettingsDep, session_id: str,
+                        state: InterviewState) -> tuple[Report, list[dict[str, object]]]:
+    """The live report as served (answers placed on the recordings), and the revisions."""
+    report = await engine.report(session_id, state)
+    events = await engine.events.range(session_id, 0)
+    recordings = await asyncio.to_thread(RecordingStore(settings.data_dir).entries, session_id)
+    revisions = code_revisions(events)
+    return report_view(report, events, recordings, revisions), revisions
+
+
 @router.get("/api/sessions/{session_id}/report")
 async def get_report(session_id: str, access: SessionAccess, engine: EngineDep,
                      settings: SettingsDep) -> dict[str, object]:
     state = await _state_or_archive(engine, settings, session_id)
     if isinstance(state, ArchivedSession):
         return state.report()
-    return (await engine.report(session_id, state)).model_dump()
+    return (await served_report(engine, settings, session_id, state))[0].model_dump()
 
 
 @router.get("/sessions/{session_id}/report", response_class=HTMLResponse)
@@ -100,9 +112,8 @@ async def report_page(session_id: str, access: SessionAccess, engine: EngineDep,
     state = await _state_or_archive(engine, settings, session_id)
     if isinstance(state, ArchivedSession):
         return HTMLResponse(state.report_html())
-    report = await engine.report(session_id, state)
-    events = await engine.events.range(session_id, 0)
-    return HTMLResponse(render_report_html(report, code_revisions(events)))
+    report, revisions = await served_report(engine, settings, session_id, state)
+    return HTMLResponse(render_report_html(report, revisions))
 
 
 @router.get("/api/sessions/{session_id}/events")
@@ -174,17 +185,21 @@ async def list_sessions(redis: RedisDep, engine: EngineDep, settings: SettingsDe
         except InterviewError:
             continue
         out.append({"session_id": sid, "candidate_id": report.candidate_id,
-                    "role": report.role, "status": report.status,
-                    "overall_score": report.overall_score, "flags": report.reviewer_flags,
+                    "role": report.role, "status": report.progress, "phase": report.status,
+                    "overall_score": report.final_score, "graded_score": report.overall_score,
+                    "reviewed": report.review is not None, "flags": report.reviewer_flags,
                     "archived": sid in archives})
     listed = {row["session_id"] for row in out}
     # Sessions whose Redis keys expired (or that were imported) live on as archives.
     for info in list(archives.values())[-200:]:
         if info.session_id not in listed:
+            reviewed = info.reviewed_score is not None
             out.append({"session_id": info.session_id, "candidate_id": info.candidate_id,
-                        "role": info.role, "status": info.status,
-                        "overall_score": info.overall_score, "flags": info.flags,
-                        "archived": True})
+                        "role": info.role, "status": progress_of(info.status, info.ended_reason),
+                        "phase": info.status,
+                        "overall_score": info.reviewed_score if reviewed else info.overall_score,
+                        "graded_score": info.overall_score, "reviewed": reviewed,
+                        "flags": info.flags, "archived": True})
     return out
 
 

@@ -55,6 +55,15 @@ def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: st
         c.portal.call(c.app.state.archiver.settle)
         review = c.get(f"/api/sessions/{sid}/report", headers=auth).json()["review"]
         assert review["reviewer"] == "ana" and review["at"] and review["note"] == override["note"]
+        # The override stands everywhere: the report's header and the reviewer's list.
+        assert c.get(f"/api/sessions/{sid}/report", headers=auth).json()["final_score"] == 0.9
+        assert "90/100</b> after review by ana" in c.get(f"/sessions/{sid}/report",
+                                                         headers=auth).text
+        [row] = [r for r in c.get("/api/review/sessions", headers=REVIEWER).json()
+                 if r["session_id"] == sid]
+        assert row["overall_score"] == 0.9 and row["reviewed"]
+        assert row["graded_score"] == pytest.approx(graded)
+        assert row["status"] == "abandoned"  # not its last phase
         assert float(review["original_score"]) == pytest.approx(graded)  # the original stays
         events = c.get(f"/api/sessions/{sid}/events", headers=auth).text
         assert '"type":"session_end"' in events and '"type":"review"' in events
@@ -93,6 +102,8 @@ def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: st
         assert added["original_score"] == pytest.approx(graded)
         assert load_archive(tmp_path, sid).info.last_seq == added["seq"]  # type: ignore[union-attr]
         assert "Second look" in c.get(f"/sessions/{sid}/report", headers=auth).text
+        assert "70/100</b> after review by bo" in c.get(f"/sessions/{sid}/report",
+                                                        headers=auth).text
         assert c.post("/api/sessions/nope/review", json=later,
                       headers=REVIEWER).status_code == 404
         events = "".join(line + "\n" for line in timeline)
@@ -104,14 +115,16 @@ def test_an_abandoned_session_is_ended_archived_and_outlives_redis(redis_url: st
         assert c.get(f"/api/sessions/{sid}/report", headers=REVIEWER).status_code == 200
         assert c.get("/api/sessions/nope/events", headers=auth).status_code == 404
         listing = c.get("/api/review/sessions", headers=REVIEWER).json()
-        assert any(row["session_id"] == sid and row["archived"] for row in listing)
+        [row] = [row for row in listing if row["session_id"] == sid]
+        assert row["archived"] and row["overall_score"] == 0.7 and row["status"] == "abandoned"
         c.portal.call(c.app.state.archiver.sweep_once)  # forgets the expired session's id
         r = redis.Redis.from_url(redis_url)
         assert not r.sismember("viva:sessions", sid) and r.sismember("viva:sessions",
                                                                      other["session_id"])
         r.close()
         listing = c.get("/api/review/sessions", headers=REVIEWER).json()
-        assert any(row["session_id"] == sid and row["archived"] for row in listing)
+        [row] = [row for row in listing if row["session_id"] == sid]
+        assert row["archived"] and row["overall_score"] == 0.7 and row["status"] == "abandoned"
 
 
 async def test_writes_off_the_loop_and_retention_keeps_the_timeline(tmp_path: Path) -> None:

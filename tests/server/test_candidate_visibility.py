@@ -176,11 +176,15 @@ def test_no_candidate_payload_carries_a_secret(redis_url: str, tmp_path: Path) -
             assert {k["kind"] for k in result["cases"]} >= {"sample", "hidden"}
             submissions.append(result["submission_id"])
             rec.get(f"/api/submissions/{result['submission_id']}")
+            everything = (f"/api/sessions/{sid}", f"/api/sessions/{sid}/events",
+                          f"/api/sessions/{sid}/transcript.vtt", f"/api/sessions/{sid}/report",
+                          f"/sessions/{sid}/report", f"/interview/{sid}", "/api/schema/events")
+            for url in everything:  # while the interview is live
+                rec.get(url)
             send(ws, {"type": "end"})
             rec.receive(ws, "session_end")
-        for url in (f"/api/sessions/{sid}", f"/api/sessions/{sid}/events",
-                    f"/api/sessions/{sid}/transcript.vtt", f"/api/sessions/{sid}/report",
-                    f"/sessions/{sid}/report", f"/interview/{sid}", "/api/schema/events"):
+        ended = len(rec.payloads)
+        for url in everything:
             rec.get(url)
 
         # Public: the problem as published, and what the candidate wrote (their own code).
@@ -191,8 +195,14 @@ def test_no_candidate_payload_carries_a_secret(redis_url: str, tmp_path: Path) -
         assert any("reference answer" in k for k in kinds), kinds
         assert any(k.startswith(("hidden", "performance")) for k in kinds), kinds
         found = leaks(rec.payloads[:cut], secrets) + leaks(
-            rec.payloads[cut:], [x for x in secrets if "reference solution" not in x[0]])
+            rec.payloads[cut:ended], [x for x in secrets if "reference solution" not in x[0]])
+        # Once the interview has ended the report teaches: the bank's model answers are in
+        # it then (and only then); hidden tests never are.
+        after = [x for x in secrets if "reference" not in x[0]]
+        found += leaks(rec.payloads[ended:], after)
         assert not found, "\n".join(found[:20])
+        model_answers = [x for x in secrets if x[0].endswith("reference answer")]
+        assert leaks([p for p in rec.payloads[ended:] if "/report" in p[0]], model_answers)
 
         # Control: the reviewer's view of the same submission does show hidden test data,
         # so the scanner would have caught it in the candidate's.

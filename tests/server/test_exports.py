@@ -37,8 +37,14 @@ def test_timeline_transcript_report_and_review(redis_url: str, tmp_path: Path) -
         body = vtt.text
         assert body.startswith("WEBVTT") and "<v Interviewer>" in body
         assert "<v Candidate>It maps the key with a hash → bucket." in body
-        assert body.count("-->") == sum(
-            1 for e in events if e["type"] in ("question", "feedback", "transcript_final"))
+        # One cue per utterance: what the interviewer said at once (the feedback on the
+        # last answer and the closing words) is one line, not one per event.
+        said = [e for e in events if e["type"] in ("question", "feedback", "transcript_final")]
+        starts = [i for i, e in enumerate(said) if i == 0 or "transcript_final" in (
+            e["type"], said[i - 1]["type"]) or e["t_ms"] - said[i - 1]["t_ms"] > 50]
+        assert body.count("-->") == len(starts) < len(said)
+        feedback, closing = [e["text"] for e in events if e["type"] == "feedback"]
+        assert f"<v Interviewer>{feedback} {closing}" in body
 
         report = c.get(f"/api/sessions/{sid}/report", headers=auth).json()
         assert report["status"] == "ended" and report["turns"][0]["answer"]

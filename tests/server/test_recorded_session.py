@@ -109,7 +109,8 @@ def cues(vtt: str) -> list[tuple[int, int, str, str]]:
 
 def record_voice_interview(c: Any, answers: list[str]) -> tuple[
         dict[str, Any], list[dict[str, Any]], tuple[dict[str, Any], int]]:
-    """A voice interview: each answer spoken (real speech) after the question was heard, two
+    """A voice interview: each answer spoken (real speech; one that names no clip of the set
+    is typed instead) after the question was heard, two
     editor states, then the end and the closing words. Waits until it is archived whole.
     Returns the session, its events and the first utterance (tts_start, PCM bytes)."""
     s = create_session(c, mode="voice", max_questions=3)
@@ -119,7 +120,11 @@ def record_voice_interview(c: Any, answers: list[str]) -> tuple[
         send(ws, {"type": "audio_config", "sample_rate": 16000, "encoding": "pcm_s16le"})
         first_utterance = spoken_turn(ws, [])
         for i, name in enumerate(answers):
-            ws_stream(ws, np.concatenate([room(0.4, i), pcm_of(name), room(3.0, i + 7)]))
+            if name in PLAIN:
+                ws_stream(ws, np.concatenate([room(0.4, i), pcm_of(name), room(3.0, i + 7)]))
+            else:  # typed instead of spoken
+                time.sleep(1.0)
+                send(ws, {"type": "answer", "text": name})
             after: list[Any] = []
             while "transcript_final" not in types(after):
                 after.append(receive(ws))
@@ -141,7 +146,8 @@ def record_voice_interview(c: Any, answers: list[str]) -> tuple[
         info = json.loads(mark.read_text()) if mark.is_file() else {}
         # Whole: every event, and a recording per utterance and per answer.
         if info.get("last_seq") == events[-1]["seq"] and info.get("recordings") == len(
-                [e for e in events if e["type"] in ("tts_start", "transcript_final")]):
+                [e for e in events if e["type"] == "tts_start"
+                 or (e["type"] == "transcript_final" and "confidence" in e)]):
             return s, events, first_utterance
         time.sleep(0.2)
     raise AssertionError("the session was not archived")

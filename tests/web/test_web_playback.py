@@ -5,6 +5,7 @@ report item jumps to its moment — with no JavaScript error."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -17,6 +18,19 @@ from tests.server.test_recorded_session import record_voice_interview
 from tests.web.harness import JsErrors, launch, screenshot, viva_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+TYPED = "A queue hands items out in the order they came in, first in, first out."
+ID_LIKE = re.compile(r"\b[a-z]+[-_][a-z]+/[a-z-]+\b|\btopic:|\b[a-z]+_[a-z]+\b|\bpython\b")
+
+
+def visible_text(page: str) -> str:
+    body = re.sub(r"<style.*?</style>", " ", page, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def vtt_time(ms: int) -> str:
+    h, rem = divmod(ms, 3_600_000)
+    m, rem = divmod(rem, 60_000)
+    return f"{h:02d}:{m:02d}:{rem // 1000:02d}.{rem % 1000:03d}"
 
 
 def position(page: Page) -> float:
@@ -33,7 +47,7 @@ def test_playback_plays_audio_and_shows_the_moment(
         js_errors: JsErrors) -> None:
     data_dir = tmp_path / "data"
     with client(redis_url, data_dir) as c:
-        s, events, _ = record_voice_interview(c, ["vctk_p314_272.wav"])
+        s, events, _ = record_voice_interview(c, ["vctk_p314_272.wav", TYPED])
         sid = s["session_id"]
         audio = c.get(f"/api/sessions/{sid}/audio",
                       headers={"Authorization": f"Bearer {s['token']}"}).json()
@@ -41,7 +55,10 @@ def test_playback_plays_audio_and_shows_the_moment(
     r.delete(*r.keys(f"viva:session:{sid}:*"))  # only the archive is left
     r.close()
     [answer] = [a for a in audio if a["speaker"] == "candidate"]
-    [final] = [e for e in events if e["type"] == "transcript_final"]
+    final, typed = [e for e in events if e["type"] == "transcript_final"]
+    assert typed["text"] == TYPED and final["turn_id"] == answer["turn_id"]
+    # Where each answer begins: the spoken one's recording, the typed one when it was sent.
+    begins = {final["turn_id"]: answer["t_ms"], typed["turn_id"]: typed["t_ms"]}
     first, second = [e for e in events if e["type"] == "code_change"]
 
     with viva_server(redis_url, data_dir, "playback") as server:
@@ -80,23 +97,62 @@ def test_playback_plays_audio_and_shows_the_moment(
             expect(code).to_contain_text("print('second')")
             expect(page.get_by_test_id("playback-code-label")).to_contain_text("python")
 
-            # A report item jumps to its moment: the start of the answer it quotes.
-            moments = page.get_by_test_id("report-moment")
-            expect(moments.first).to_be_visible()
-            target = float(moments.first.get_attribute("data-t") or -1)
-            moments.first.click()
-            assert abs(position(page) - target) < 150
-            assert target == answer["t_ms"]
-            screenshot(page, "playback-archived")
+            # A typed answer is shown at the moment it was sent, in the page and the VTT.
+            typed_cue = page.locator("[data-testid=playback-cue][data-marks~=typed]")
+            expect(typed_cue).to_have_count(1)
+            expect(typed_cue).to_contain_text(TYPED)
+            assert int(typed_cue.get_attribute("data-start") or -1) == typed["t_ms"]
+            seek(page, typed["t_ms"] + 200)
+            expect(transcript.locator("li.current")).to_contain_text(TYPED)
+            vtt = page.request.get(f"{server.url}/api/sessions/{sid}/transcript.vtt",
+                                   headers={"Authorization": f"Bearer {s['token']}"}).text()
+            assert f"{vtt_time(typed['t_ms'])} --> " in vtt and TYPED in vtt
+            # The timeline follows: the event at that moment is marked and in view.
+            listed = page.get_by_test_id("playback-events")
+            current = listed.locator("li.current")
+            expect(current).to_have_count(1)
+            assert int(current.get_attribute("data-t") or -1) <= typed["t_ms"] + 200
+            assert current.evaluate("""li => { const box = li.parentElement.getBoundingClientRect();
+                const r = li.getBoundingClientRect(); return r.top >= box.top - 1
+                && r.bottom <= box.bottom + 1; }"""), "the timeline did not follow playback"
 
-            # The printed report's links open playback at the start of the quoted answer.
-            report = page.request.get(f"{server.url}/sessions/{sid}/report?token={s['token']}")
-            assert report.status == 200
-            link = re.search(r"href='(/playback/[^']+&amp;turn=[^']+)'", report.text())
-            assert link, "the report links no moment"
-            page.goto(server.url + link.group(1).replace("&amp;", "&") + f"&token={s['token']}")
-            expect(transcript.locator("li.current")).to_contain_text(final["text"][:20])
-            assert position(page) == answer["t_ms"]
+            # The report's moments in playback: each at the start of the answer it quotes.
+            moments = page.get_by_test_id("report-moment")
+            expect(moments).to_have_count(2)
+            in_playback = sorted(int(float(m.get_attribute("data-t") or -1))
+                                 for m in moments.all())
+            assert in_playback == sorted(begins.values())
+            moments.first.click()
+            assert abs(position(page) - in_playback[0]) < 150
+            screenshot(page, "playback")
+
+            # The printed report: each answer quoted once, no ids, its links land on the
+            # answer's start in playback (the same moments playback's own copy gives).
+            auth = {"Authorization": f"Bearer {s['token']}"}
+            report_page = page.request.get(f"{server.url}/sessions/{sid}/report", headers=auth)
+            assert report_page.status == 200
+            report_html = report_page.text()
+            text = visible_text(report_html)
+            for said in (final["text"], TYPED):
+                assert text.count(said) == 1, f"quoted {text.count(said)} times: {said}"
+            assert not ID_LIKE.search(text), ID_LIKE.search(text)
+            assert "Python" in text  # the language by its name
+            links = re.findall(r"href='(/playback/[^']+\?t=(\d+))'", report_html)
+            answer_links = [(href, int(t)) for href, t in links if int(t) in begins.values()]
+            assert sorted(t for _, t in answer_links) == sorted(begins.values())
+            report_page_view = browser.new_page(viewport={"width": 1100, "height": 1400})
+            report_page_view.set_content(report_html)
+            screenshot(report_page_view, "report")
+            report_page_view.close()
+            # A fresh tab: the reviewer's credential in this tab's storage, none in the link.
+            page.evaluate("t => sessionStorage.setItem('viva.reviewer-token', t)",
+                          server.reviewer_token)
+            for href, t in answer_links:
+                page.goto(server.url + href)
+                expect(transcript.locator("li").first).to_be_visible()
+                expected = min(begins.values(), key=lambda b: abs(b - t))
+                assert abs(position(page) - expected) <= 1000, (href, position(page), expected)
+            page.evaluate("sessionStorage.removeItem('viva.reviewer-token')")
 
             # The reviewer finds it (archived: its Redis keys are gone) and opens its playback.
             page.goto(f"{server.url}/review")

@@ -71,3 +71,16 @@ test('the exported WebVTT is read back as cues, and the cue at t is the one spok
   assert.equal(momentOf('q9', 8400, clips), 8400);
   assert.deepEqual(clipsAt(clips, 6000).map((c) => [c.clip.url, c.offset]), [['b', 1000]]);
 });
+
+test('marked cues: a taken-back reply, a cut utterance and a typed answer', () => {
+  const cues = parseVtt(
+    'WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\n<v Interviewer><c.superseded>Noted. Next: heaps?</c> [answer continued]\n\n' +
+      '2\n00:00:03.000 --> 00:00:04.000\n<v Interviewer><c.cut>What is a</c> [cut off]\n\n' +
+      '3\n00:00:05.000 --> 00:00:06.000\n<v Candidate><c.typed>typed words</c>\n',
+  );
+  assert.deepEqual(cues.map((c) => [c.text, !!c.superseded, !!c.cut, !!c.typed]), [
+    ['Noted. Next: heaps?', true, false, false],
+    ['What is a', false, true, false],
+    ['typed words', false, false, true],
+  ]);
+});

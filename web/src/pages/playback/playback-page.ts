@@ -8,6 +8,7 @@ import { NoticeArea } from '../../shared/notices';
 import type { CaseResult, Verdict } from '../../shared/protocol';
 import { VERDICT_NAMES } from '../../shared/protocol';
 import { loadReviewerToken, loadSession } from '../../shared/session-store';
+import type { ReportQuestion } from '../../shared/report';
 import type { Page } from '../page';
 import { AudioTrack } from './audio-track';
 import type { MonacoEditor } from './code-view';
@@ -59,20 +60,6 @@ function askToken(main: HTMLElement, load: (token: string) => Promise<void>): vo
   main.append(form);
 }
 
-interface ReportEvidence {
-  turn_id?: string;
-  t_ms?: number | null;
-  quote?: string;
-}
-
-interface ReportPoint {
-  question?: string;
-  point?: string;
-  sentence?: string;
-  score?: number;
-  evidence?: ReportEvidence[];
-}
-
 interface ReportNote {
   sentence: string;
   quote?: string | null;
@@ -82,7 +69,8 @@ interface ReportNote {
 
 interface PlaybackReport {
   overall_score?: number | null;
-  assessment_points?: ReportPoint[];
+  final_score?: number | null;
+  questions?: ReportQuestion[];
   strength_notes?: ReportNote[];
   weak_notes?: ReportNote[];
 }
@@ -157,10 +145,13 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
       ? cues.map((cue) =>
           h(
             'li',
-            { class: `log-${cue.who} future` },
+            { class: `log-${cue.who} future${cue.superseded ? ' superseded' : ''}`, 'data-testid': 'playback-cue', 'data-start': cue.start, 'data-marks': [cue.superseded && 'superseded', cue.cut && 'cut', cue.typed && 'typed'].filter(Boolean).join(' ') },
             h('span', { class: 'who' }, cue.who === 'interviewer' ? 'Interviewer' : 'Candidate'),
             h('button', { type: 'button', class: 'link clock', onclick: () => seek(cue.start, true) }, formatDuration(cue.start)),
-            h('span', { class: 'said' }, cue.text),
+            cue.typed ? h('span', { class: 'note' }, 'typed') : null,
+            cue.superseded ? h('span', { class: 'note mark-note', title: 'The candidate went on after a pause; this reply was taken back and the whole answer assessed again.' }, 'answer continued') : null,
+            cue.cut ? h('span', { class: 'note mark-note', title: 'The candidate spoke over it; the rest was not heard.' }, 'cut off') : null,
+            h('span', { class: 'said' }, cue.superseded ? h('s', {}, cue.text) : cue.text, cue.cut ? ' —' : ''),
           ),
         )
       : [],
@@ -172,7 +163,7 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
     'ol',
     { class: 'event-list', 'data-testid': 'playback-events' },
     listed.map((event) =>
-      h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => seek(event.t_ms ?? 0, true) }, h('span', { class: 'clock' }, formatDuration(event.t_ms ?? 0)), ` ${timelineLabel(event)}`)),
+      h('li', { 'data-t': event.t_ms ?? 0 }, h('button', { type: 'button', class: 'link', onclick: () => seek(event.t_ms ?? 0, true) }, h('span', { class: 'clock' }, formatDuration(event.t_ms ?? 0)), ` ${timelineLabel(event)}`)),
     ),
   );
 
@@ -205,7 +196,27 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
       else li.removeAttribute('aria-current');
     });
     const li = said.children[current] as HTMLElement | undefined;
-    li?.scrollIntoView?.({ block: 'nearest' });
+    if (li) scrollWithin(said, li);
+  }
+
+  let shownEvent = -2;
+  function renderEvents(): void {
+    // The timeline follows playback: the latest event at t is marked and kept in view.
+    let current = -1;
+    list.querySelectorAll('li').forEach((li, index) => {
+      const past = (listed[index].t_ms ?? 0) <= t;
+      li.classList.toggle('past', past);
+      if (past) current = index;
+    });
+    if (current === shownEvent) return;
+    shownEvent = current;
+    list.querySelectorAll('li').forEach((li, index) => {
+      li.classList.toggle('current', index === current);
+      if (index === current) li.setAttribute('aria-current', 'true');
+      else li.removeAttribute('aria-current');
+    });
+    const li = list.children[current] as HTMLElement | undefined;
+    if (li) scrollWithin(list, li);
   }
 
   function renderCode(): void {
@@ -224,7 +235,7 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
     renderCode();
     const result = evidenceAt(ordered, t);
     replaceChildren(evidence, result ? evidenceTable(result.verdict, result.cases, result.passed, result.total) : h('p', { class: 'hint' }, 'No tests run yet at this point.'));
-    list.querySelectorAll('li').forEach((li, index) => li.classList.toggle('past', (listed[index].t_ms ?? 0) <= t));
+    renderEvents();
     const state = playing === null ? (track.state === 'failed' ? 'audio could not be loaded' : 'paused') : track.audibleAt(t) ? 'playing' : 'between recordings';
     if (clips.length) {
       audioState.textContent = state;
@@ -318,36 +329,53 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
   };
 }
 
-/** The report's items, each with a button to the moment it rests on. */
+/** The report as the HTML page has it: each question with its answer quoted once and a
+ * button to where that answer begins (the same moment the page links to). */
 function reportSection(report: PlaybackReport | null, clips: AudioClip[], jump: (ms: number) => void): HTMLElement | null {
   if (!report) return null;
-  const at = (turnId: string | null | undefined, tMs: number | null | undefined) => momentOf(turnId ?? null, tMs ?? 0, clips);
-  const moment = (turnId: string | null | undefined, tMs: number | null | undefined, quote: string | null | undefined) =>
-    tMs === null || tMs === undefined
-      ? null
-      : h('button', { type: 'button', class: 'link', 'data-testid': 'report-moment', 'data-t': at(turnId, tMs), onclick: () => jump(at(turnId, tMs)) }, h('span', { class: 'clock' }, formatDuration(at(turnId, tMs))), quote ? ` “${quote}”` : ' listen');
-  const notes = (title: string, items: ReportNote[] | undefined) =>
-    items?.length ? [h('h3', {}, title), h('ul', {}, items.map((n) => h('li', {}, n.sentence, ' ', moment(n.turn_id, n.t_ms, n.quote))))] : [];
-  const points = report.assessment_points ?? [];
+  const moment = (tMs: number, quote: string | null | undefined) =>
+    h('button', { type: 'button', class: 'link', 'data-testid': 'report-moment', 'data-t': tMs, onclick: () => jump(tMs) }, h('span', { class: 'clock' }, formatDuration(tMs)), quote ? ` “${quote}”` : ' listen');
+  const score = typeof report.final_score === 'number' ? report.final_score : report.overall_score;
+  const reviewed = typeof report.final_score === 'number' && report.final_score !== report.overall_score;
+  const heading = h('h2', {}, 'Report', typeof score === 'number' ? ` · ${Math.round(score * 100)}/100` : '', reviewed ? ' (after review)' : '');
+  const questions = report.questions ?? [];
+  if (!questions.length) {
+    // An archive from before the question-by-question report: its notes, timed on the clips.
+    const at = (turnId: string | null | undefined, tMs: number) => momentOf(turnId ?? null, tMs, clips);
+    const notes = (title: string, items: ReportNote[] | undefined) =>
+      items?.length ? [h('h3', {}, title), h('ul', {}, items.map((n) => h('li', {}, n.sentence, ' ', typeof n.t_ms === 'number' ? moment(at(n.turn_id, n.t_ms), null) : null)))] : [];
+    return h('section', { class: 'card playback-report', 'data-testid': 'playback-report' }, heading, notes('Strengths', report.strength_notes), notes('Weak points', report.weak_notes));
+  }
   return h(
     'section',
     { class: 'card playback-report', 'data-testid': 'playback-report' },
-    h('h2', {}, 'Report', report.overall_score === null || report.overall_score === undefined ? '' : ` · ${Math.round(report.overall_score * 100)}/100`),
-    notes('Strengths', report.strength_notes),
-    notes('Weak points', report.weak_notes),
-    points.length
-      ? [
-          h('h3', {}, 'Assessment points'),
-          h(
-            'ul',
-            {},
-            points.map((p) =>
-              h('li', {}, h('b', {}, typeof p.score === 'number' ? `${Math.round(p.score * 100)}% ` : ''), p.sentence ?? p.point ?? '', ' ', (p.evidence ?? []).slice(0, 3).map((e) => moment(e.turn_id, e.t_ms, e.quote))),
-            ),
-          ),
-        ]
-      : [],
+    heading,
+    questions.map((q) =>
+      h(
+        'article',
+        { class: 'report-question' },
+        h('h3', {}, q.question),
+        h('p', { class: 'hint' }, q.topic, typeof q.score === 'number' ? ` · ${Math.round(q.score * 100)}/100` : ''),
+        q.exchanges.flatMap((ex) => [
+          ex.follow_up ? h('p', {}, h('b', {}, 'Follow-up: '), ex.question) : null,
+          ex.answer ? h('p', {}, moment(ex.answer_t_ms ?? 0, ex.answer)) : h('p', { class: 'hint' }, 'No answer was given.'),
+        ]),
+        q.covered.length ? h('ul', { class: 'covered' }, q.covered.map((c) => h('li', {}, c))) : null,
+        q.missed.length ? h('ul', { class: 'missed' }, q.missed.map((m) => h('li', {}, m))) : null,
+        h('p', { class: 'next-step' }, h('b', {}, 'Next step: '), q.next_step),
+        q.reference_answer ? h('details', {}, h('summary', {}, 'Model answer'), h('p', {}, q.reference_answer)) : null,
+      ),
+    ),
   );
+}
+
+/** Scrolls `container` (not the page) so that `item` is in view. */
+function scrollWithin(container: HTMLElement, item: HTMLElement): void {
+  const top = item.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop;
+  const bottom = top + item.offsetHeight;
+  if (top < container.scrollTop || bottom > container.scrollTop + container.clientHeight) {
+    container.scrollTop = Math.max(0, top - container.clientHeight / 3);
+  }
 }
 
 const QUIET_TYPES = new Set(['transcript_partial', 'tts_start', 'tts_end', 'tts_stop', 'latency', 'latency_marks']);

@@ -114,6 +114,18 @@ export function evidenceAt(events: TimelineEvent[], t: number): EvidenceState | 
   return { verdict: null, passed: partial.filter((c) => c.verdict === 'AC').length, total: partial.length, cases: partial };
 }
 
+const PHASE_NAMES: Record<string, string> = {
+  init: 'getting ready',
+  warmup: 'warm-up',
+  initial: 'questions',
+  followup: 'follow-up',
+  coding: 'coding round',
+  final_feedback: 'wrapping up',
+  ended: 'finished',
+};
+const LANGUAGE_NAMES: Record<string, string> = { python: 'Python', c: 'C', cpp: 'C++', java: 'Java', go: 'Go', javascript: 'JavaScript' };
+const languageName = (value: unknown): string => LANGUAGE_NAMES[str(value) ?? ''] ?? str(value) ?? '';
+
 export function timelineLabel(event: TimelineEvent): string {
   const text = str(event.text);
   const clip = (s: string) => (s.length > 90 ? `${s.slice(0, 87)}…` : s);
@@ -126,9 +138,9 @@ export function timelineLabel(event: TimelineEvent): string {
     case 'answer':
       return `Candidate: ${clip(text ?? '')}`;
     case 'code_change':
-      return `Code edited (${str(event.language) ?? ''})`;
+      return `Code edited (${languageName(event.language)})`;
     case 'submit':
-      return `${event.kind === 'run' ? 'Ran samples' : 'Submitted'} (${str(event.language) ?? ''})`;
+      return `${event.kind === 'run' ? 'Ran samples' : 'Submitted'} (${languageName(event.language)})`;
     case 'judge_case':
       return `Test ${str(event.case_id) ?? ''}: ${str(event.verdict) ?? ''}`;
     case 'judge_result':
@@ -136,7 +148,7 @@ export function timelineLabel(event: TimelineEvent): string {
     case 'coding_task':
       return `Coding task: ${str(event.title) ?? str(event.problem_id) ?? ''}`;
     case 'state':
-      return `Phase: ${str(event.phase) ?? ''}`;
+      return `Phase: ${PHASE_NAMES[str(event.phase) ?? ''] ?? str(event.phase) ?? ''}`;
     case 'answer_amended':
       return `Answer continued after a pause: ${clip(text ?? '')}`;
     default:
@@ -160,7 +172,16 @@ export interface Cue {
   end: number;
   who: 'interviewer' | 'candidate';
   text: string;
+  /** Taken back: the candidate went on after a pause and the answer was assessed again. */
+  superseded?: boolean;
+  /** The candidate spoke over it: the rest was not heard. */
+  cut?: boolean;
+  /** A typed answer (no recording). */
+  typed?: boolean;
 }
+
+// The words the server adds after a marked cue for plain readers; the page shows its own.
+const MARK_WORDS = /\s*\[(answer continued|cut off)\]/g;
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': '\u00a0' };
 
@@ -180,13 +201,18 @@ export function parseVtt(text: string): Cue[] {
     const [a, b] = lines[timing].split('-->');
     const body = lines.slice(timing + 1).join(' ');
     const voice = /^<v\s+([^>]+)>/.exec(body);
-    const raw = body.replace(/<[^>]*>/g, '');
-    cues.push({
+    const classes = new Set([...body.matchAll(/<c\.([\w.-]+)>/g)].flatMap((m) => m[1].split('.')));
+    const raw = body.replace(/<[^>]*>/g, '').replace(MARK_WORDS, '');
+    const cue: Cue = {
       start: vttTime(a),
       end: vttTime(b.trim().split(/\s+/)[0]),
       who: voice && voice[1].trim().toLowerCase() === 'candidate' ? 'candidate' : 'interviewer',
       text: raw.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e] ?? e).trim(),
-    });
+    };
+    if (classes.has('superseded')) cue.superseded = true;
+    if (classes.has('cut')) cue.cut = true;
+    if (classes.has('typed')) cue.typed = true;
+    cues.push(cue);
   }
   return cues.sort((x, y) => x.start - y.start);
 }

@@ -1,0 +1,155 @@
+"""The printable report: question by question, in words a person reads — the answer quoted
+once with a link to where it begins in playback, points covered and missed as sentences, one
+next step, the model answer once the interview is over; names, never ids."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from agents.names import topic_name
+from agents.question_results import QuestionResult
+from agents.summary import Report, clock, reviewed_score
+from server.report_view import revision_rows
+
+esc = html.escape
+
+
+def moment_link(session_id: str, t_ms: int | None) -> str:
+    """The playback page at that moment (it asks for a credential if the browser has none)."""
+    return f"/playback/{esc(session_id)}?t={max(0, int(t_ms or 0))}"
+
+
+def score_text(score: float | None) -> str:
+    return "—" if score is None else f"{round(score * 100)}/100"
+
+
+def _header_score(report: Report) -> str:
+    reviewed = reviewed_score(report.review)
+    if reviewed is None:
+        return f"Overall: <b data-testid='overall-score'>{score_text(report.overall_score)}</b>"
+    who = str((report.review or {}).get("reviewer") or "a reviewer")
+    return (f"Overall: <b data-testid='overall-score'>{score_text(reviewed)}</b> after review "
+            f"by {esc(who)} (graded {score_text(report.overall_score)})")
+
+
+def _list(title: str, items: list[str], css: str) -> str:
+    if not items:
+        return ""
+    return (f"<p class='{css}'><b>{title}</b></p><ul class='{css}'>"
+            + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
+
+
+def _question_html(session_id: str, n: int, q: QuestionResult) -> str:
+    parts = [f"<section class='question' data-testid='report-question'>"
+             f"<h3>{n}. {esc(q.question)}</h3>"
+             f"<p class='meta'>{esc(q.topic)} · score {score_text(q.score)}</p>"]
+    for ex in q.exchanges:
+        if ex.follow_up:
+            parts.append(f"<p class='followup'><b>Follow-up:</b> {esc(ex.question)}</p>")
+        if ex.answer:
+            parts.append(
+                f"<blockquote data-testid='report-answer'>“{esc(ex.answer)}”</blockquote>"
+                f"<p class='when'><a class='moment' data-testid='report-moment' "
+                f"data-t='{ex.answer_t_ms or 0}' data-turn='{esc(ex.turn_id)}' "
+                f"href='{moment_link(session_id, ex.answer_t_ms)}'>Listen from "
+                f"{clock(ex.answer_t_ms)}</a></p>")
+        else:
+            parts.append("<p class='hint'>No answer was given.</p>")
+    parts.append(_list("Covered", q.covered, "covered"))
+    parts.append(_list("Missed", q.missed, "missed"))
+    parts.append(f"<p class='next' data-testid='next-step'><b>Next step:</b> "
+                 f"{esc(q.next_step.removeprefix('Next step: '))}</p>")
+    if q.reference_answer:
+        parts.append(f"<details class='model-answer' data-testid='model-answer' open>"
+                     f"<summary>Model answer</summary><p>{esc(q.reference_answer)}</p>"
+                     "</details>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _coding_html(session_id: str, coding: dict[str, Any] | None,
+                 revisions: list[dict[str, Any]] | None) -> str:
+    rows = (coding or {}).get("revisions") or revision_rows(revisions or [])
+    if not coding:  # code written outside a coding round: its revisions only
+        return _revisions_table(session_id, rows)
+    title = coding.get("title") or "the coding problem"
+    verdict = coding.get("final_verdict_name") or "not submitted"
+    return (f"<h2>Coding</h2><p>{esc(str(title))}: {coding.get('attempts', 0)} runs and "
+            f"submissions; the last submission: {esc(str(verdict))}.</p>"
+            + _revisions_table(session_id, rows))
+
+
+def _revisions_table(session_id: str, rows: list[dict[str, Any]]) -> str:
+    out = []
+    if rows:
+        body = []
+        for r in rows:
+            tests = "; ".join(f"{esc(str(v['verdict']))} ({v['passed']}/{v['total']} passed)"
+                              for v in r["verdicts"]) or "not run"
+            body.append(f"<tr><td>{r['n']}</td><td><a href='{moment_link(session_id, r['t_ms'])}'>"
+                        f"{clock(r['t_ms'])}</a></td><td>{esc(str(r['language']))}</td>"
+                        f"<td>{r['lines']}</td><td>{tests}</td></tr>")
+        out.append("<h3>Code revisions</h3><table><tr><th>#</th><th>At</th><th>Language</th>"
+                   f"<th>Lines</th><th>Tests after it</th></tr>{''.join(body)}</table>")
+    return "".join(out)
+
+
+def _earlier_html(report: Report) -> str:
+    if not report.compared_with_earlier:
+        return ""
+    items = "".join(
+        f"<li>{esc(c.label or c.point or 'A point from an earlier interview')}: "
+        f"{esc(c.status)}</li>" for c in report.compared_with_earlier)
+    return f"<h2>Compared with earlier interviews</h2><ul>{items}</ul>"
+
+
+def _review_html(report: Report) -> str:
+    if not report.review:
+        return ""
+    r = report.review
+    who = " on ".join(str(x) for x in (r.get("reviewer"), r.get("at")) if x)
+    return (f"<h2>Human review</h2><p>Score set to {score_text(reviewed_score(r))}"
+            + (f" by {esc(who)}" if who else "")
+            + f" (graded {score_text(report.overall_score)}): {esc(str(r.get('note') or ''))}"
+            "</p>")
+
+
+def _profile_line(report: Report) -> str:
+    strong = sorted((t for t, s in report.ability.items() if s >= 0.7),
+                    key=lambda t: -report.ability[t])
+    weak = sorted((t for t, s in report.ability.items() if s < 0.6),
+                  key=lambda t: report.ability[t])
+    bits = []
+    if strong:
+        bits.append("Strongest in " + ", ".join(topic_name(t) for t in strong[:3]) + ".")
+    if weak:
+        bits.append("Work on " + ", ".join(topic_name(t) for t in weak[:3]) + ".")
+    return f"<p>{esc(' '.join(bits))}</p>" if bits else ""
+
+
+def render_report_html(report: Report, revisions: list[dict[str, Any]] | None = None) -> str:
+    questions = "".join(_question_html(report.session_id, i + 1, q)
+                        for i, q in enumerate(report.questions))
+    flags = ("<h2>For the reviewer</h2><ul>"
+             + "".join(f"<li>{esc(f)}</li>" for f in report.reviewer_flags) + "</ul>"
+             if report.reviewer_flags else "")
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Viva interview report</title>
+<style>body{{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
+color:#1d2330}}table{{border-collapse:collapse;width:100%}}td,th{{border-bottom:1px solid #ddd;
+padding:.4rem;vertical-align:top;text-align:left}}.question{{border-top:1px solid #ddd;
+padding:.5rem 0}}blockquote{{margin:.5rem 0;padding:.3rem .8rem;border-left:3px solid #2451c8;
+background:#f3f5fa}}.meta,.when{{color:#5b6475;margin:.2rem 0}}.missed{{color:#8a2c0d}}
+.next{{background:#fff7e0;padding:.3rem .6rem}}details{{margin:.4rem 0}}
+@media print{{body{{margin:0;max-width:none;font-size:11pt}}a{{color:inherit}}
+.question,tr{{break-inside:avoid}}}}</style></head><body>
+<h1>Interview report</h1>
+<p>Candidate <b>{esc(report.candidate_id)}</b>, {esc(report.role)} · interview
+{esc(report.progress)} · {esc(report.difficulty)} questions.</p>
+<p class="score">{_header_score(report)}</p>
+{_profile_line(report)}
+<h2>Question by question</h2>{questions or '<p>No question was answered.</p>'}
+{_coding_html(report.session_id, report.coding, revisions)}
+{_earlier_html(report)}{_review_html(report)}{flags}</body></html>"""
