@@ -181,8 +181,27 @@ def test_spoken_interview_then_coding_round(
         row = page.get_by_test_id("review-session-row").filter(has_text=session_id)
         expect(row).to_be_visible(timeout=15_000)
         row.get_by_role("button").click()
-        expect(page.get_by_test_id("review-detail")).to_contain_text("web-e2e")
-        screenshot(page, "e2e-review")
+        detail = page.get_by_test_id("review-detail")
+        expect(detail).to_contain_text("web-e2e")
+        # Readable: the coding round with its revisions and verdicts in words, no raw dump.
+        coding = page.get_by_test_id("review-coding")
+        expect(coding).to_be_visible()
+        expect(coding).to_contain_text("wrong answer")
+        expect(coding).to_contain_text("accepted")
+        assert page.get_by_test_id("review-revision").count() >= 2
+        expect(page.get_by_test_id("review-questions")).to_contain_text("“")
+        for raw in ("turn id", "t ms", "question id", "weak point keys", "_"):
+            assert raw not in detail.inner_text(), f"raw field {raw!r} in the reviewer detail"
+        expect(row.get_by_test_id("review-status")).to_contain_text("finished")
+        # An override shows in the detail's header and in the list.
+        page.locator("#override-score").fill("0.8")
+        page.locator("#override-note").fill("The design talk was better than graded.")
+        page.get_by_test_id("review-override").get_by_role("button").click()
+        expect(page.get_by_test_id("review-overall")).to_have_text("Overall 80/100")
+        expect(page.get_by_test_id("review-summary")).to_contain_text("after review")
+        expect(row.get_by_test_id("review-score")).to_contain_text("80/100")
+        expect(row.get_by_test_id("review-score")).to_contain_text("reviewed")
+        screenshot(page, "reviewer-detail")
         assert undeclared_reads(page) == [], "the UI read event fields the server never sends"
     finally:
         browser.close()

@@ -1,20 +1,49 @@
 // Reviewer dashboard: asks for the reviewer token (kept in this tab only), lists sessions when
 // the server offers the list, and opens any session's report, playback and transcript.
 import { ApiError, describeError, getJson, postJson } from '../../shared/api';
-import { h, replaceChildren } from '../../shared/dom';
+import { formatDuration, h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import { loadReviewerToken, saveReviewerToken } from '../../shared/session-store';
+import type { ReportQuestion } from '../../shared/report';
 import type { Page } from '../page';
 
 interface SessionSummary {
   session_id: string;
   candidate_id?: string;
   role?: string;
+  /** finished, abandoned or in progress */
   status?: string;
+  /** The score that stands: the reviewer's override when there is one. */
   overall_score?: number | null;
+  graded_score?: number | null;
+  reviewed?: boolean;
   flags?: unknown[];
   archived?: boolean;
 }
+
+interface RevisionRow {
+  n: number;
+  t_ms: number;
+  language: string;
+  lines: number;
+  verdicts: { verdict: string; code: string | null; passed: number | null; total: number | null }[];
+}
+
+interface ReviewReport {
+  candidate_id: string;
+  role: string;
+  progress?: string;
+  difficulty?: string;
+  overall_score: number | null;
+  final_score?: number | null;
+  review?: { overall_score?: string; note?: string; reviewer?: string; at?: string } | null;
+  reviewer_flags?: string[];
+  questions?: ReportQuestion[];
+  coding?: { title?: string; attempts?: number; final_verdict_name?: string; revisions?: RevisionRow[] } | null;
+  compared_with_earlier?: { label?: string; point?: string; status: string }[];
+}
+
+const percent = (score: number | null | undefined): string => (typeof score === 'number' ? `${Math.round(score * 100)}/100` : '—');
 
 const reviewPage: Page = (root) => {
   const notices = new NoticeArea();
@@ -72,8 +101,12 @@ function dashboard(token: string, notices: NoticeArea, rerender: () => void): HT
     detail.hidden = false;
     replaceChildren(detail, h('p', { class: 'hint' }, `Loading ${sessionId}…`));
     try {
-      const report = await getJson<Record<string, unknown>>(`/api/sessions/${encodeURIComponent(sessionId)}/report`, token);
-      replaceChildren(detail, sessionDetail(sessionId, token, report));
+      const report = await getJson<ReviewReport>(`/api/sessions/${encodeURIComponent(sessionId)}/report`, token);
+      // After an override the detail and the list are drawn again: the new score everywhere.
+      replaceChildren(detail, sessionDetail(sessionId, token, report, () => {
+        void openSession(sessionId);
+        void loadList();
+      }));
     } catch (error) {
       replaceChildren(detail, h('p', { role: 'alert' }, describeError(error)));
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
@@ -89,7 +122,7 @@ function dashboard(token: string, notices: NoticeArea, rerender: () => void): HT
     if (id) void openSession(id);
   });
 
-  void (async () => {
+  const loadList = async () => {
     try {
       const sessions = await getJson<SessionSummary[] | { sessions: SessionSummary[] }>('/api/review/sessions', token);
       const rows = Array.isArray(sessions) ? sessions : sessions.sessions;
@@ -104,7 +137,8 @@ function dashboard(token: string, notices: NoticeArea, rerender: () => void): HT
       const unavailable = error instanceof ApiError && (error.status === 404 || error.status === 405);
       replaceChildren(list, h('p', { class: 'hint' }, unavailable ? 'This server does not list sessions; open one by its id.' : describeError(error)));
     }
-  })();
+  };
+  void loadList();
 
   return h('div', {}, h('div', { class: 'review-toolbar' }, open, signOut), h('section', { class: 'card' }, h('h2', {}, 'Sessions'), list), detail);
 }
@@ -132,8 +166,8 @@ function sessionTable(rows: SessionSummary[], open: (id: string) => void): HTMLE
           h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => open(row.session_id) }, row.session_id)),
           h('td', {}, row.candidate_id ?? ''),
           h('td', {}, row.role ?? ''),
-          h('td', {}, row.status ?? '', row.archived ? ' · archived' : ''),
-          h('td', { class: 'num' }, typeof row.overall_score === 'number' ? row.overall_score.toFixed(2) : '—'),
+          h('td', { 'data-testid': 'review-status' }, row.status ?? '', row.archived ? ' · archived' : ''),
+          h('td', { class: 'num', 'data-testid': 'review-score' }, percent(row.overall_score), row.reviewed ? h('span', { class: 'hint', title: `graded ${percent(row.graded_score)}` }, ' (reviewed)') : null),
           h('td', {}, Array.isArray(row.flags) ? String(row.flags.length) : ''),
           h('td', {}, h('a', { href: `/playback/${encodeURIComponent(row.session_id)}`, 'data-nav': true }, 'Playback')),
         ),
@@ -157,15 +191,22 @@ function sessionTable(rows: SessionSummary[], open: (id: string) => void): HTMLE
   );
 }
 
-function sessionDetail(sessionId: string, token: string, report: Record<string, unknown>): HTMLElement {
+function sessionDetail(sessionId: string, token: string, report: ReviewReport, changed: () => void): HTMLElement {
   const q = `?token=${encodeURIComponent(token)}`;
   const id = encodeURIComponent(sessionId);
-  const scalars = Object.entries(report).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v));
-  const lists = Object.entries(report).filter(([, v]) => Array.isArray(v) && v.length && typeof v[0] === 'object');
+  const reviewed = report.review && typeof report.final_score === 'number';
+  const who = report.review?.reviewer ? ` by ${report.review.reviewer}` : '';
   return h(
     'div',
     {},
-    h('h2', {}, `Session ${sessionId}`),
+    h('h2', {}, `${report.candidate_id} · ${report.role}`),
+    h(
+      'p',
+      { class: 'review-summary', 'data-testid': 'review-summary' },
+      `Interview ${report.progress ?? ''} · ${report.difficulty ?? ''} questions · `,
+      h('b', { 'data-testid': 'review-overall' }, `Overall ${percent(report.final_score ?? report.overall_score)}`),
+      reviewed ? ` after review${who} (graded ${percent(report.overall_score)})` : '',
+    ),
     h(
       'p',
       { class: 'actions' },
@@ -173,11 +214,77 @@ function sessionDetail(sessionId: string, token: string, report: Record<string, 
       h('a', { href: `/sessions/${id}/report${q}`, class: 'button secondary' }, 'HTML report'),
       h('a', { href: `/api/sessions/${id}/transcript.vtt${q}`, class: 'button secondary' }, 'Transcript (WebVTT)'),
     ),
-    h('dl', { class: 'facts' }, scalars.flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, String(v))])),
+    report.review?.note ? h('p', { class: 'hint' }, `Reviewer’s note: ${report.review.note}`) : null,
     flagList(report.reviewer_flags),
-    lists.map(([k, v]) => objectTable(k, v as Record<string, unknown>[])),
-    overrideForm(sessionId, token, report),
+    questionList(report.questions ?? []),
+    codingSection(report.coding),
+    earlierList(report.compared_with_earlier ?? []),
+    overrideForm(sessionId, token, report, changed),
   );
+}
+
+function questionList(questions: ReportQuestion[]): HTMLElement | null {
+  if (!questions.length) return null;
+  return h(
+    'section',
+    { 'data-testid': 'review-questions' },
+    h('h3', {}, 'Questions'),
+    h(
+      'ol',
+      { class: 'review-questions' },
+      questions.map((q) =>
+        h(
+          'li',
+          {},
+          h('p', {}, h('b', {}, q.question), ` · ${q.topic} · ${percent(q.score)}`),
+          q.exchanges.map((ex) =>
+            h('p', { class: 'review-answer' }, ex.follow_up ? h('i', {}, `Follow-up: ${ex.question} `) : null, ex.answer ? `“${ex.answer}” (at ${formatDuration(ex.answer_t_ms ?? 0)}, ${percent(ex.score)})` : 'No answer.'),
+          ),
+          q.covered.length ? h('ul', { class: 'covered' }, q.covered.map((c) => h('li', {}, c))) : null,
+          q.missed.length ? h('ul', { class: 'missed' }, q.missed.map((m) => h('li', {}, m))) : null,
+        ),
+      ),
+    ),
+  );
+}
+
+/** The coding round: the problem by its title, and each revision with what the tests said. */
+function codingSection(coding: ReviewReport['coding']): HTMLElement | null {
+  if (!coding) return null;
+  const rows = coding.revisions ?? [];
+  return h(
+    'section',
+    { 'data-testid': 'review-coding' },
+    h('h3', {}, 'Coding'),
+    h('p', {}, `${coding.title ?? 'The coding problem'}: ${coding.attempts ?? 0} runs and submissions; the last submission: ${coding.final_verdict_name ?? 'not submitted'}.`),
+    rows.length
+      ? h(
+          'table',
+          { class: 'case-table' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Revision'), h('th', {}, 'At'), h('th', {}, 'Language'), h('th', {}, 'Lines'), h('th', {}, 'Tests after it'))),
+          h(
+            'tbody',
+            {},
+            rows.map((r) =>
+              h(
+                'tr',
+                { 'data-testid': 'review-revision' },
+                h('td', {}, String(r.n)),
+                h('td', {}, formatDuration(r.t_ms)),
+                h('td', {}, r.language),
+                h('td', { class: 'num' }, String(r.lines)),
+                h('td', {}, r.verdicts.length ? r.verdicts.map((v) => `${v.verdict} (${v.passed ?? 0}/${v.total ?? 0} passed)`).join('; ') : 'not run'),
+              ),
+            ),
+          ),
+        )
+      : h('p', { class: 'hint' }, 'No code was recorded.'),
+  );
+}
+
+function earlierList(items: { label?: string; point?: string; status: string }[]): HTMLElement | null {
+  if (!items.length) return null;
+  return h('section', {}, h('h3', {}, 'Weak points from earlier interviews'), h('ul', {}, items.map((c) => h('li', {}, `${c.label || c.point || 'A point from an earlier interview'}: ${c.status}`))));
 }
 
 function flagList(flags: unknown): HTMLElement | null {
@@ -186,8 +293,9 @@ function flagList(flags: unknown): HTMLElement | null {
 }
 
 /** A reviewer overrides the overall score with a note; the report keeps both. */
-function overrideForm(sessionId: string, token: string, report: Record<string, unknown>): HTMLElement {
-  const current = typeof report.overall_score === 'number' ? report.overall_score : 0.5;
+function overrideForm(sessionId: string, token: string, report: ReviewReport, changed: () => void): HTMLElement {
+  const standing = report.final_score ?? report.overall_score;
+  const current = typeof standing === 'number' ? standing : 0.5;
   const score = h('input', { id: 'override-score', type: 'number', min: 0, max: 1, step: 0.05, value: current.toFixed(2), required: true });
   const note = h('textarea', { id: 'override-note', rows: 3, required: true, maxlength: 5000 });
   const name = h('input', { id: 'override-reviewer', maxlength: 100, value: 'reviewer' });
@@ -208,26 +316,12 @@ function overrideForm(sessionId: string, token: string, report: Record<string, u
     try {
       await postJson(`/api/sessions/${encodeURIComponent(sessionId)}/review`, { overall_score: Number(score.value), note: note.value.trim(), reviewer: name.value.trim() || 'reviewer' }, token);
       status.textContent = 'Saved. The report now shows the override next to the computed score.';
+      changed();
     } catch (error) {
       status.textContent = describeError(error);
     }
   });
   return form;
-}
-
-function objectTable(title: string, rows: Record<string, unknown>[]): HTMLElement {
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((c) => rows.some((r) => typeof r[c] !== 'object' || r[c] === null)).slice(0, 6);
-  return h(
-    'section',
-    {},
-    h('h3', {}, title.replace(/_/g, ' ')),
-    h(
-      'table',
-      { class: 'case-table' },
-      h('thead', {}, h('tr', {}, columns.map((c) => h('th', {}, c.replace(/_/g, ' '))))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, columns.map((c) => h('td', {}, r[c] === null || r[c] === undefined || typeof r[c] === 'object' ? '' : String(r[c])))))),
-    ),
-  );
 }
 
 export default reviewPage;
