@@ -8,6 +8,7 @@ public view (what the candidate saw), so the interviewer never mentions a hidden
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -15,6 +16,7 @@ from typing import Any, Literal, Protocol
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from agents.code_reading import follow_ups, read_code
 from agents.orchestrator import transition
 from agents.state import InterviewState, Phase, Turn
 from core.events import CodingTaskEvent, FeedbackEvent, FeedbackKind, QuestionEvent, wire
@@ -84,6 +86,8 @@ class CodingRound:
         """Move to the coding phase with ``task`` (a ``coding_task`` payload)."""
         transition(state, Phase.coding)
         state.coding_problem_id = str(task["problem_id"])
+        state.coding_problem = {k: str(task[k]) for k in ("title", "statement", "input_format")
+                                if task.get(k)}
         text = self.wording.intro.format(title=task["title"])
         turn = Turn(turn_id=secrets.token_hex(6), question_id=state.coding_problem_id,
                     phase=Phase.coding, text=text, topic="coding",
@@ -118,7 +122,33 @@ class CodingRound:
         fb_kind, text = self.feedback(result, kind)
         said.events.append(wire(FeedbackEvent(kind=fb_kind, text=text, submission_id=sub_id)))
         said.spoken.append(text)
+        question = self.code_question(state, result)
+        if question is not None:
+            state.coding_attempts[-1]["code_question"] = question
+            said.events.append(wire(FeedbackEvent(kind="guidance", text=question,
+                                                  submission_id=sub_id)))
+            said.spoken.append(question)
         return True
+
+    @staticmethod
+    def code_question(state: InterviewState, result: dict[str, Any]) -> str | None:
+        """One question from reading the code, after an accepted or wrong result: the natural
+        moment (the candidate has just run it, not typing). At most one per revision of the
+        code (a run and a submit of the same code are one), never one already asked."""
+        code, language = result.get("code"), result.get("language")
+        if not code or not language:
+            return None
+        digest = hashlib.sha256(str(code).encode()).hexdigest()[:16]
+        attempts = state.coding_attempts
+        seen = any(a.get("code_sha") == digest for a in attempts)
+        if attempts:
+            attempts[-1]["code_sha"] = digest
+        if seen or result.get("verdict") not in {"AC", "WA"}:
+            return None
+        asked = {a.get("code_question") for a in attempts}
+        questions = follow_ups(read_code(str(code), str(language)), state.coding_problem,
+                               limit=5)
+        return next((q for q in questions if q not in asked), None)
 
     def feedback(self, result: dict[str, Any], kind: str) -> tuple[FeedbackKind, str]:
         """Evidence → suggestion → judgement about a judge result, from its public view."""

@@ -107,6 +107,8 @@ class InterviewState(BaseModel):
     ability: dict[str, float] = {}  # topic -> smoothed score in this session
     coding_problem_id: str | None = None
     coding_attempts: list[dict[str, object]] = []  # {submission_id, kind, verdict, passed, total}
+    # The coding problem's public text (title, statement, input format) the code questions read.
+    coding_problem: dict[str, str] = {}
     origin_ms: int = 0  # wall-clock ms of the session's first event: t_ms = now - origin
     ended_reason: str | None = None
     amend_point: AmendPoint | None = None  # the last evaluation, while it may be amended

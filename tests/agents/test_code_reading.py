@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from agents.code_reading import CODE_LANGUAGES, CONTAINERS, CodeFacts, follow_ups, read_code
+from agents.coding_round import CodingRound, Said
+from agents.state import InterviewState, SelfRatings, SessionConfig
 from bench.code_snippets import LINEAR_CONTAINERS, SNIPPETS, SORT_CONTAINERS
 from judge.languages import LANGUAGES
 from judge.problems import ProblemRegistry, default_bank_dir
@@ -173,3 +175,59 @@ def test_the_bench_reads_every_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(result["grammar_load_ms"]) == set(LANGUAGES)
     # The bank's naive solutions are mostly quadratic, its references mostly not.
     assert result["naive_nested"] > result["reference_nested"]
+
+
+# --- the coding round asks from the code ------------------------------------------------------
+
+def _coding_state() -> tuple[CodingRound, InterviewState]:
+    state = InterviewState(session_id="s", config=SessionConfig(
+        candidate_id="c", role="backend", mode="voice",
+        self_ratings=SelfRatings(algorithms=3, engineering=3, projects=3)))
+    round_ = CodingRound()
+    task = {"problem_id": "pairs", "title": "Equal pairs", "templates": {}, "samples": [],
+            "statement": LARGE_N["statement"], "input_format": LARGE_N["input_format"]}
+    round_.open(state, task, 0, Said())
+    return round_, state
+
+
+def _result(sub: str, verdict: str, code: str, kind: str = "run") -> dict[str, object]:
+    return {"submission_id": sub, "kind": kind, "verdict": verdict, "passed": 1, "total": 2,
+            "language": "python", "code": code, "cases": []}
+
+
+def test_the_coding_round_asks_one_code_question_per_revision() -> None:
+    round_, state = _coding_state()
+    assert state.coding_problem["input_format"] == LARGE_N["input_format"]
+    quadratic = SNIPPETS["python"]["quadratic"]
+    said = Said()
+    assert round_.on_result(state, _result("r1", "WA", quadratic), 10, said)
+    nested = "You have two nested loops over the array: can you do it in one pass?"
+    assert said.spoken[1:] == [nested]
+    assert said.events[1]["type"] == "feedback" and said.events[1]["text"] == nested
+    # The same code submitted: judged and discussed, but not read again.
+    said = Said()
+    assert round_.on_result(state, _result("r2", "AC", quadratic, "submit"), 20, said)
+    assert len(said.spoken) == 1
+    # A new revision that sorts in its loop: the next question, about that line.
+    said = Said()
+    assert round_.on_result(state, _result("r3", "WA", SNIPPETS["python"]["sort_in_loop"]),
+                            30, said)
+    assert len(said.spoken) == 2 and said.spoken[1].startswith("You sort inside a loop, on line 8")
+    # A question is never asked twice: the same loops again get the next question, then none.
+    single = "What does your code do when the array has a single element?"
+    for sub, code, expected in (("r4", quadratic + "\n", [single]),
+                                ("r5", quadratic + "\n\n", [])):
+        said = Said()
+        assert round_.on_result(state, _result(sub, "WA", code), 40, said)
+        assert said.spoken[1:] == expected
+    asked = [a.get("code_question") for a in state.coding_attempts]
+    assert asked[:2] == [nested, None] and asked[4] is None
+
+
+def test_no_code_question_after_a_crash_or_a_compile_error() -> None:
+    round_, state = _coding_state()
+    for sub, verdict in (("r1", "RE"), ("r2", "CE"), ("r3", "TLE")):
+        said = Said()
+        code = SNIPPETS["python"]["quadratic"] + f"# {sub}\n"
+        assert round_.on_result(state, _result(sub, verdict, code), 10, said)
+        assert len(said.spoken) == 1
