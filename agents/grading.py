@@ -48,7 +48,20 @@ _STOP = {
 }
 STOP_WORDS = frozenset(_STOP)
 _DONT_KNOW = re.compile(
-    r"\b(i\s+(?:do\s*n[o']?t|dont)\s+know|no\s+idea|not\s+sure|never\s+heard|pass)\b")
+    r"\b(i\s+(?:do\s*n[o']?t|dont)\s+know|no\s+idea|not\s+sure|never\s+heard)\b")
+# "Pass" declines only as the whole answer ("Pass.", "I'll pass on this one", "Can I skip
+# it?"): inside a sentence it is a word of the subject ("Java is pass by value").
+_PASS = re.compile(
+    r"^\W*(?:(?:um+|uh+|ok(?:ay)?|so|well|sorry|hmm+)\W+)*"
+    r"(?:(?:i(?:'?ll| will|'?d like to| would like to| want to| have to| think i(?:'?ll)?"
+    r"(?: have to)?)|let me|can i|may i|could i)\s+)?(?:pass|skip)(?:\s+on)?"
+    r"(?:\s+(?:this|that|it)(?:\s+(?:one|question))?)?(?:\W+(?:sorry|please|thanks))?\W*$")
+
+
+def says_dont_know(text: str) -> bool:
+    """The candidate declines: "I don't know", "no idea", or a bare "pass"."""
+    lowered = text.lower().strip()
+    return bool(_DONT_KNOW.search(lowered) or _PASS.match(lowered))
 
 
 def _normalise_complexity(text: str) -> str:
@@ -216,7 +229,7 @@ def grade(answer_text: str, points: list[AssessmentPoint],
     if whole:
         score *= MISCONCEPTION_ANSWER_FACTOR
     reason = ""
-    if _DONT_KNOW.search(answer_text.lower()) and len(content_words) < 12:
+    if says_dont_know(answer_text) and len(content_words) < 12:
         score, reason = min(score, 0.1), "candidate said they do not know"
     elif len(content_words) < 4:
         score, reason = min(score, 0.3), "very short answer"

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.grading import derive_points, grade, tokens
+from agents.grading import derive_points, grade, says_dont_know, tokens
 from agents.question_bank import load_question_bank
 from tests.conftest import ROOT
 
@@ -123,3 +123,19 @@ def test_grading_bench_reports_correlation() -> None:
     where = result["evidence_location"]
     assert where["n"] >= 100
     assert where["quote_right"] >= where["cross_encoder_reading_right"] > 0.4
+
+
+def test_pass_inside_a_sentence_is_an_answer_not_a_decline() -> None:
+    """"Pass" declines only as the whole answer; "Java is pass by value" is graded."""
+    ref = ("Java is always pass by value: a method receives a copy of each argument, and for "
+           "an object that copy is the reference, so the method can change the object but "
+           "not which object the caller's variable points to.")
+    points = derive_points(ref)
+    answer = ("Java is pass by value. The method gets a copy of the reference, so it can "
+              "change the object but not the caller's variable.")
+    g = grade(answer, points)
+    assert g.reason != "candidate said they do not know" and g.score > 0.5
+    for decline in ("Pass.", "pass", "I'll pass on this one.", "Um, can I skip this question?",
+                    "I don't know."):
+        assert grade(decline, points).reason == "candidate said they do not know", decline
+    assert says_dont_know("Pass, sorry.") and not says_dont_know("It will pass the test.")
