@@ -49,8 +49,22 @@ def bearer(request: Request) -> str | None:
     return request.query_params.get("token")
 
 
+# Issued tokens are token_urlsafe(24); anything longer or outside printable ASCII is
+# refused before comparing (hmac.compare_digest raises TypeError on non-ASCII str).
+MAX_TOKEN_LEN = 256
+
+
+def well_formed(token: str | None) -> bool:
+    return token is not None and 0 < len(token) <= MAX_TOKEN_LEN and token.isascii() \
+        and token.isprintable() and " " not in token
+
+
+def _same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode("utf-8"), b.encode("utf-8"))
+
+
 def is_reviewer(settings: Settings, token: str | None) -> bool:
-    return token is not None and hmac.compare_digest(token, settings.reviewer_token)
+    return token is not None and well_formed(token) and _same(token, settings.reviewer_token)
 
 
 async def check_session_token(redis: aioredis.Redis, settings: Settings, session_id: str,
@@ -58,6 +72,8 @@ async def check_session_token(redis: aioredis.Redis, settings: Settings, session
     """Who may touch ``session_id``: its own token, or the reviewer token."""
     if token is None:
         raise Unauthorized("a bearer token is required (Authorization: Bearer <token>)")
+    if not well_formed(token):
+        raise Unauthorized("malformed token: send the token the session was created with")
     if is_reviewer(settings, token):
         if not await redis.exists(keys.session_state(session_id)) and \
                 load_archive(settings.data_dir, session_id) is None:
@@ -72,7 +88,7 @@ async def check_session_token(redis: aioredis.Redis, settings: Settings, session
         if not archived.token_matches(token):
             raise Forbidden("this token does not belong to that session")
         return Access(session_id, False)
-    if not hmac.compare_digest(str(stored), token):
+    if not _same(str(stored), token):
         raise Forbidden("this token does not belong to that session")
     return Access(session_id, False)
 
