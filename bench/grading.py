@@ -5,9 +5,14 @@
   carries the leave-one-question-out r from ``calibration_report.json``;
 - ``reference_only``: answers to questions outside the bank, graded from the reference answer
   alone (as ``viva grade --batch`` does). Both in-house sets were written for this project;
-- ``public_unseen``: real student answers graded by humans, on questions the grader never saw
-  in fitting (SemEval-2013 Task 7 SciEntsBank and Beetle "unseen questions", SAF's "unseen
-  questions"; ``tests/data/public/``). Pearson r, quadratic weighted kappa and MAE;
+- ``public_dev``: real student answers graded by humans on the public **dev** questions (the
+  held-out training questions of SemEval-2013 Task 7 SciEntsBank and Beetle and of SAF,
+  ``tests/data/public_dev/``): every choice is made here. The derived combination's weights are
+  fitted on these answers, so ``fitted_on_this_set`` carries the leave-one-question-out r from
+  ``calibration_report.json``. Pearson r, quadratic weighted kappa and MAE;
+- ``public_unseen`` (only with ``--test``, and then alone): the same on the **test** questions
+  (SemEval "unseen questions", SAF's "unseen questions"; ``tests/data/public/``), which nothing
+  is fitted or chosen on. Each run is logged in the model card with its reason;
 - ``off_topic``: each bank question answered with another question's reference answer (one
   from another topic, one from the same topic): the share that scores >= 0.3;
 - ``evidence_location``: where the grader says a point credited in the candidate's own words
@@ -41,10 +46,19 @@ from agents.semantic import MAX_EVIDENCE_CLAUSES, MODEL_DIR, SemanticGrader, def
 from bench.stats import paired_r_difference, pearson, percentile
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+# The public test split: read only by ``--test`` (``make test`` and the default bench never
+# open it; ``tests/split_guard.py`` checks that).
+TEST_SPLIT = DATA / "public"
+DEV_SPLIT = DATA / "public_dev"
 PUBLIC = {
     "semeval_scientsbank": "semeval2013_scientsbank_unseen.jsonl",
     "semeval_beetle": "semeval2013_beetle_unseen.jsonl",
     "saf_networking": "saf_unseen_questions.jsonl",
+}
+PUBLIC_DEV = {
+    "semeval_scientsbank": "semeval2013_scientsbank_dev.jsonl",
+    "semeval_beetle": "semeval2013_beetle_dev.jsonl",
+    "saf_networking": "saf_dev.jsonl",
 }
 OFF_TOPIC_PASS = 0.3
 
@@ -179,12 +193,14 @@ def _in_house(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
     return out
 
 
-def _public(timer: _Timer, limit: int | None) -> dict[str, Any]:
+def _public(timer: _Timer, limit: int | None, *, test: bool = False) -> dict[str, Any]:
+    """Figures on the public dev questions, or with ``test`` on the unseen test questions."""
     out: dict[str, Any] = {}
     all_c, all_r, all_l = [], [], []
     all_rows: list[Row] = []
-    for name, fname in PUBLIC.items():
-        rows = read_jsonl(DATA / "public" / fname)
+    folder, files = (TEST_SPLIT, PUBLIC) if test else (DEV_SPLIT, PUBLIC_DEV)
+    for name, fname in files.items():
+        rows = read_jsonl(folder / fname)
         if limit is not None and len(rows) > limit:
             step = len(rows) / limit
             rows = [rows[int(i * step)] for i in range(limit)]
@@ -298,19 +314,40 @@ def _evidence_location(bank: QuestionBank, grader: SemanticGrader) -> dict[str, 
             "cross_encoder_reading_right": round(ce_right / max(1, n), 3)}
 
 
-async def run(public_limit: int | None = None, model_limit: int = 0) -> dict[str, Any]:
+def _dev_fit(grader: SemanticGrader | None) -> dict[str, Any]:
+    """The derived combination is fitted on the dev answers: its honest dev figure is the
+    leave-one-question-out r of that fit."""
+    report = MODEL_DIR / "calibration_report.json"
+    if grader is None or not report.exists():
+        return {}
+    fit = json.loads(report.read_text())
+    key = "dev_pearson_derived_leave_one_question_out"
+    return {"fitted_on_this_set": {"leave_one_question_out_pearson_r": fit[key]}} if (
+        key in fit) else {}
+
+
+async def run(public_limit: int | None = None, model_limit: int = 0, *,
+              test: bool = False) -> dict[str, Any]:
     bank = load_question_bank()
     agent = EvaluateAgent(RubricProvider(), bank=bank)
     agent.warm()  # as the server does at start-up: times are per answer, not per first answer
     timer = _Timer(agent)
     parts = (["cross-encoder"] if agent.grader else []) + (["relevance gate"] if agent.gate
                                                            else [])
-    result: dict[str, Any] = {"bench": "grading", "grader": " + ".join(["rubric", *parts])}
-    result |= _in_house(bank, timer)
-    result["public_unseen"] = _public(timer, public_limit)
-    result["off_topic"] = _off_topic(bank, timer)
-    if agent.grader is not None:
-        result["evidence_location"] = _evidence_location(bank, agent.grader)
+    result: dict[str, Any] = {"bench": "grading", "grader": " + ".join(["rubric", *parts]),
+                              "split": "test" if test else "dev"}
+    if test:
+        # The unseen questions alone: nothing else is measured on a --test run, so that it is
+        # run for its figure (once per shipped change, logged), not as a dev loop.
+        result["public_unseen"] = _public(timer, public_limit, test=True)
+    else:
+        result |= _in_house(bank, timer)
+        result["public_dev"] = _public(timer, public_limit)
+        if "all" in result["public_dev"]:
+            result["public_dev"]["all"] |= _dev_fit(agent.grader)
+        result["off_topic"] = _off_topic(bank, timer)
+        if agent.grader is not None:
+            result["evidence_location"] = _evidence_location(bank, agent.grader)
     p50, p95 = percentile(timer.ms, 50), percentile(timer.ms, 95)
     result["ms_per_answer"] = {"p50": round(p50, 1) if p50 is not None else None,
                                "p95": round(p95, 1) if p95 is not None else None,
@@ -341,13 +378,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--public-limit", type=int, default=None,
                         help="grade at most N answers of each public set (evenly spread)")
+    parser.add_argument("--test", action="store_true",
+                        help="grade the public TEST split (unseen questions) instead of the "
+                             "dev sets: once per shipped change, logged in "
+                             "agents/grader_model/MODEL_CARD.md with its reason")
     parser.add_argument("--model-limit", type=int, default=0,
                         help="also measure the configured model's (VIVA_LLM_PROVIDER) "
                              "per-point judgement on the first N bank answers")
     args = parser.parse_args(argv)
-    result = asyncio.run(run(args.public_limit, args.model_limit))
+    result = asyncio.run(run(args.public_limit, args.model_limit, test=args.test))
     if not args.json:
-        for key in ("bank_points", "reference_only", "public_unseen", "off_topic",
+        for key in ("bank_points", "reference_only", "public_dev", "public_unseen", "off_topic",
                     "evidence_location", "ms_per_answer", "model_voter"):
             if key in result:
                 print(f"{key}: {json.dumps(result[key])}")

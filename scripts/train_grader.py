@@ -142,12 +142,24 @@ def prepare(args: argparse.Namespace) -> None:
         (out / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in part))
         qs = {r["question_id"] for r in part}
         print(f"{split}: {len(part)} answers, {len(qs)} questions", file=sys.stderr)
-    public = ROOT / "tests" / "data" / "public"
+    # The test split (unseen questions) and the dev split (the held-out training questions)
+    # go to the repository apart: ``viva bench grading`` and ``make test`` read only dev; the
+    # test split is read by ``viva bench grading --test`` alone (logged in the model card).
+    for split, folder, files in (
+            ("test", "public", (("semeval-scientsbank", "semeval2013_scientsbank_unseen.jsonl"),
+                                ("semeval-beetle", "semeval2013_beetle_unseen.jsonl"),
+                                ("saf", "saf_unseen_questions.jsonl"))),
+            ("dev", "public_dev", (("semeval-scientsbank", "semeval2013_scientsbank_dev.jsonl"),
+                                   ("semeval-beetle", "semeval2013_beetle_dev.jsonl"),
+                                   ("saf", "saf_dev.jsonl")))):
+        _write_public(rows, split, ROOT / "tests" / "data" / folder, files)
+
+
+def _write_public(rows: list[dict[str, Any]], split: str, public: Path,
+                  files: tuple[tuple[str, str], ...]) -> None:
     public.mkdir(parents=True, exist_ok=True)
-    for source, fname in (("semeval-scientsbank", "semeval2013_scientsbank_unseen.jsonl"),
-                          ("semeval-beetle", "semeval2013_beetle_unseen.jsonl"),
-                          ("saf", "saf_unseen_questions.jsonl")):
-        part = [r for r in rows if r["split"] == "test" and r["source"] == source]
+    for source, fname in files:
+        part = [r for r in rows if r["split"] == split and r["source"] == source]
         # Beetle gives several acceptable reference answers per question: the others travel
         # as ``other_reference_answers`` (graded by the nearest, as SemEval systems were).
         lines = [json.dumps({"id": f"{r['question_id']}-{i}", "question": r["question"],

@@ -14,7 +14,19 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
+from tests.split_guard import SplitGuard
+
 ROOT = Path(__file__).resolve().parent.parent
+# The public test split is for `viva bench grading --test` alone: the suite never reads it.
+SPLIT_GUARD = SplitGuard().install()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if SPLIT_GUARD.reads:
+        print(f"\nThe suite read the public test split: {sorted(set(SPLIT_GUARD.reads))}. "
+              "Use tests/data/public_dev/ (dev) instead; the test split is read only by "
+              "`viva bench grading --test`.")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def free_port() -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 from agents.grading import derive_points, grade, says_dont_know, tokens
 from agents.question_bank import load_question_bank
 from tests.conftest import ROOT
+from tests.split_guard import MARK, SplitGuard
 
 BANK = load_question_bank()
 HASH = BANK.get("ds-hash-table")
@@ -88,11 +89,16 @@ def test_grade_batch_cli(tmp_path: Path) -> None:
 
 
 def test_grading_bench_reports_correlation() -> None:
-    out = subprocess.run([sys.executable, "-m", "server.cli", "bench", "grading", "--json",
-                          "--public-limit", "60"],
+    # Run under the split guard: the default bench reads the dev questions, never the test
+    # split (that is `--test`, logged in the model card).
+    out = subprocess.run([sys.executable, "-m", "tests.split_guard", "bench", "grading",
+                          "--json", "--public-limit", "60"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
+    reads = [line for line in out.stderr.splitlines() if line.startswith(MARK)]
+    assert reads == [MARK + "[]"], reads
     result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["split"] == "dev" and "public_unseen" not in result
     bank = result["bank_points"]
     assert bank["n"] >= 150
     assert -1 <= bank["pearson_r"] <= 1
@@ -101,12 +107,14 @@ def test_grading_bench_reports_correlation() -> None:
     # The bank's combination is fitted on this set: the bench says so, with the honest figure.
     held_out = bank["fitted_on_this_set"]["leave_one_question_out_pearson_r"]
     assert 0 < held_out <= 1
-    public = result["public_unseen"]
+    public = result["public_dev"]
     assert {"semeval_scientsbank", "semeval_beetle", "saf_networking"} <= set(public)
     for name in ("semeval_scientsbank", "semeval_beetle", "saf_networking"):
         assert public[name]["n"] == 60 and -1 <= public[name]["qwk"] <= 1
     # Each set says how far the combined grader's r is from the rubric's, with an interval
     # from resampling whole questions.
+    # The derived combination is fitted on the dev answers: the bench carries its held-out r.
+    assert 0 < public["all"]["fitted_on_this_set"]["leave_one_question_out_pearson_r"] <= 1
     for versus in (bank["combined_vs_rubric"], public["all"]["combined_vs_rubric"]):
         assert versus["ci95_low"] <= versus["r_difference"] <= versus["ci95_high"]
     labelled = [json.loads(line) for line in
@@ -139,3 +147,30 @@ def test_pass_inside_a_sentence_is_an_answer_not_a_decline() -> None:
                     "I don't know."):
         assert grade(decline, points).reason == "candidate said they do not know", decline
     assert says_dont_know("Pass, sorry.") and not says_dont_know("It will pass the test.")
+
+
+def test_the_split_guard_sees_a_read(tmp_path: Path) -> None:
+    """The guard the suite and the bench test rely on is not vacuous: a file opened under its
+    folder is recorded (a folder of its own here, so the suite's own guard stays quiet)."""
+    folder = tmp_path / "split"
+    folder.mkdir()
+    (folder / "answers.jsonl").write_text("{}\n")
+    (tmp_path / "other.jsonl").write_text("{}\n")
+    guard = SplitGuard(folder).install()
+    (tmp_path / "other.jsonl").read_text()
+    assert guard.reads == []
+    (folder / "answers.jsonl").read_text()
+    assert guard.reads == [str(folder / "answers.jsonl")]
+
+
+def test_the_test_split_is_read_only_by_the_test_flag() -> None:
+    """The bench reads tests/data/public only with --test; the dev split is a folder apart
+    with the same three sources (the repository's copy of `train_grader.py prepare`)."""
+    from bench import grading as bench
+
+    assert bench.DEV_SPLIT != bench.TEST_SPLIT == ROOT / "tests" / "data" / "public"
+    for name in bench.PUBLIC_DEV:
+        assert (bench.DEV_SPLIT / bench.PUBLIC_DEV[name]).exists(), name
+    dev_q = {json.loads(line)["question_id"] for f in bench.PUBLIC_DEV.values()
+             for line in (bench.DEV_SPLIT / f).read_text().splitlines() if line.strip()}
+    assert len(dev_q) == 24
