@@ -9,6 +9,7 @@ public view (what the candidate saw), so the interviewer never mentions a hidden
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -16,6 +17,14 @@ from typing import Any, Literal, Protocol
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from agents.code_evidence import (
+    clip,
+    fault_words,
+    first_difference,
+    sample_name,
+    size_var,
+    size_words,
+)
 from agents.code_reading import follow_ups, read_code
 from agents.orchestrator import transition
 from agents.state import InterviewState, Phase, Turn
@@ -35,12 +44,29 @@ class CodingWording(BaseModel):
     accepted: dict[Literal["run", "submit"], str]
     compile_error: str
     compile_error_unnamed: str
-    failing_sample: str
-    failing_other: str
+    tally: str
+    sample_wrong: str
+    sample_crash: str
+    sample_exit: str
+    sample_other: str
+    test_failed: str
+    verdict_words: dict[Verdicts, str]
     advice: dict[Verdicts, str]
-    advice_other: str
-    not_yet: str
+    sample_tle_advice: str
+    internal_error: str
     labels: dict[Literal["run", "submit"], str]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _with_advice(sentence: str, advice: str | None) -> str:
+    """'A hidden test crashes.' + 'which input could break it?' → one sentence."""
+    if not advice:
+        return sentence
+    end = "" if advice[-1:] in ".?!" else "."
+    return f"{sentence.rstrip('.')}: {advice}{end}"
 
 
 class WordingError(Exception):
@@ -119,7 +145,7 @@ class CodingRound:
         state.coding_attempts.append({
             "submission_id": sub_id, "kind": kind, "verdict": result.get("verdict"),
             "passed": result.get("passed", 0), "total": result.get("total", 0), "t_ms": t_ms})
-        fb_kind, text = self.feedback(result, kind)
+        fb_kind, text = self.feedback(result, kind, state.coding_problem)
         said.events.append(wire(FeedbackEvent(kind=fb_kind, text=text, submission_id=sub_id)))
         said.spoken.append(text)
         question = self.code_question(state, result)
@@ -150,34 +176,65 @@ class CodingRound:
                                limit=5)
         return next((q for q in questions if q not in asked), None)
 
-    def feedback(self, result: dict[str, Any], kind: str) -> tuple[FeedbackKind, str]:
-        """Evidence → suggestion → judgement about a judge result, from its public view."""
+    def feedback(self, result: dict[str, Any], kind: str,
+                 problem: dict[str, str] | None = None) -> tuple[FeedbackKind, str]:
+        """Evidence, then a suggestion, about a judge result, from its public view: at most
+        two sentences. ``problem`` is the problem's public text (names its size variable)."""
         w = self.wording
-        verdict = result.get("verdict")
-        passed, total = result.get("passed", 0), result.get("total", 0)
+        verdict = str(result.get("verdict"))
+        passed, total = int(result.get("passed") or 0), int(result.get("total") or 0)
         run_or_submit: Literal["run", "submit"] = "run" if kind == "run" else "submit"
         if verdict == "AC":
             return "comment", w.accepted[run_or_submit].format(total=total)
         if verdict == "CE":
-            log = str((result.get("compile") or {}).get("log", "")).strip().splitlines()
-            first = log[0][:160] if log else w.compile_error_unnamed
-            return "correction", w.compile_error.format(first_line=first)
-        failing = next((c for c in result.get("cases", []) if c.get("verdict") != "AC"), None)
-        where = ""
-        if failing is not None:
-            if failing.get("kind") == "sample" and "expected" in failing:
-                where = w.failing_sample.format(
-                    case_id=failing.get("id"),
-                    expected=str(failing.get("expected")).strip()[:60],
-                    actual=str(failing.get("actual", "")).strip()[:60])
-            else:
-                where = w.failing_other.format(kind=failing.get("kind", "hidden"),
-                                               verdict=failing.get("verdict"))
-        advice = w.advice.get(str(verdict), w.advice_other)  # type: ignore[call-overload]
+            return "correction", self._compile_error(result.get("compile") or {})
+        if verdict == "IE":
+            return "guidance", w.internal_error
+        tally = w.tally.format(passed=passed, total=total, label=w.labels[run_or_submit])
+        cases = list(result.get("cases") or [])
+        failing = next((c for c in cases if c.get("verdict") != "AC"), None)
+        evidence = self._case_words(failing, cases, result, problem or {}) if failing else ""
         kind_out: FeedbackKind = "guidance" if passed and passed >= total / 2 else "correction"
-        return kind_out, w.not_yet.format(passed=passed, total=total,
-                                          label=w.labels[run_or_submit], where=where,
-                                          advice=advice)
+        return kind_out, f"{tally} {evidence}".strip()
+
+    def _compile_error(self, compile_info: dict[str, Any]) -> str:
+        w = self.wording
+        message = str(compile_info.get("message") or "").strip()
+        message = re.sub(r"^(?:\S+:\d+(?::\d+)?:\s*)?(?:fatal )?error:\s*", "", message)
+        message = re.sub(r"^(?:SyntaxError|IndentationError|TabError):\s*", "", message)
+        if not message:
+            log = str(compile_info.get("log", "")).strip().splitlines()
+            message = log[0] if log else w.compile_error_unnamed
+        line = compile_info.get("line")
+        return w.compile_error.format(where=f"line {line}, " if line else "",
+                                      message=clip(message, 100).rstrip("."))
+
+    def _case_words(self, case: dict[str, Any], cases: list[dict[str, Any]],
+                    result: dict[str, Any], problem: dict[str, str]) -> str:
+        w = self.wording
+        verdict = str(case.get("verdict"))
+        if case.get("kind") != "sample":
+            size = size_words(case.get("input_size"), size_var(problem.get("input_format")))
+            advice = w.advice.get(verdict)  # type: ignore[call-overload]
+            text = w.test_failed.format(kind=case.get("kind", "hidden"),
+                                        with_size=f" with {size}" if size else "",
+                                        verdict=w.verdict_words.get(verdict, verdict))  # type: ignore[call-overload]
+            return _with_advice(text, advice)
+        samples = [c for c in cases if c.get("kind") == "sample"]
+        name = sample_name(str(case.get("id", "")), samples.index(case) + 1)
+        if verdict == "WA" and case.get("expected") is not None:
+            difference = first_difference(str(case["expected"]), str(case.get("actual") or ""))
+            if difference:
+                return w.sample_wrong.format(sample=name, difference=difference)
+        fault = case.get("fault")
+        if verdict == "RE" and fault:
+            template = w.sample_exit if fault.get("kind") == "exit" else w.sample_crash
+            return _capital(template.format(sample=name,
+                                            fault=fault_words(fault, result.get("code"))))
+        text = w.sample_other.format(sample=name,
+                                     verdict=w.verdict_words.get(verdict, verdict))  # type: ignore[call-overload]
+        advice = w.sample_tle_advice if verdict == "TLE" else None
+        return _capital(_with_advice(text, advice))
 
     @staticmethod
     def summary(state: InterviewState) -> dict[str, Any] | None:

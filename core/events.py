@@ -176,10 +176,29 @@ class CompileInfo(Part):
     time_ms: int | None = None
 
 
+class FaultView(Part):
+    """A runtime error: what it was and the candidate's line (a sample case only)."""
+
+    kind: Literal["exception", "panic", "signal", "sanitizer", "exit"]
+    name: str
+    message: str | None = None
+    line: int | None = None
+
+
+class InputSizeView(Part):
+    """A case's input size without its content: the first line's first integer (rounded
+    to two significant digits on a hidden or performance case, ``rounded`` then) and bytes."""
+
+    n: int | None = None
+    bytes: int = 0
+    rounded: bool = False
+
+
 class CaseView(Part):
     """One judged case as a session token sees it. Only a sample case carries ``input``,
     ``expected``, ``actual`` (the candidate's stdout), ``stderr``, ``error`` (why it
-    failed) and ``checker_message``; hidden and performance cases are verdict + figures."""
+    failed), ``checker_message`` and ``fault``; hidden and performance cases are verdict,
+    figures and ``input_size``."""
 
     id: str
     kind: CaseKind
@@ -194,6 +213,8 @@ class CaseView(Part):
     stderr: str | None = None
     error: str | None = None
     checker_message: str | None = None
+    fault: FaultView | None = None
+    input_size: InputSizeView | None = None
 
 
 class JudgeResultEvent(Event):

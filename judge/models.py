@@ -71,9 +71,44 @@ class CompileResult(BaseModel):
     time_ms: int = 0
 
 
+class Fault(BaseModel):
+    """What a crash was and the candidate's line it happened on (``judge.faults``)."""
+
+    kind: Literal["exception", "panic", "signal", "sanitizer", "exit"]
+    name: str  # "ZeroDivisionError", "index out of range", "SIGSEGV", "std::out_of_range"
+    message: str | None = None  # the runtime's short detail
+    line: int | None = None  # 1-based, in the candidate's source file
+
+
+class InputSize(BaseModel):
+    """How big a case's input is, without its content: the first line's first integer (the
+    problem's n, t, ...) and the byte count. A public view rounds ``n`` of a hidden or
+    performance case to two significant digits (for a one-number input, n is the input)."""
+
+    n: int | None = None
+    bytes: int = 0
+    rounded: bool = False
+
+    @classmethod
+    def of(cls, data: str) -> InputSize:
+        first = data.split("\n", 1)[0].split()
+        n = int(first[0]) if first and first[0].lstrip("-").isdigit() else None
+        return cls(n=n, bytes=len(data.encode()))
+
+    def public(self) -> InputSize:
+        if self.n is None or abs(self.n) < 100:
+            return self
+        digits = len(str(abs(self.n)))
+        step = 10 ** (digits - 2)
+        rounded = round(self.n / step) * step
+        return InputSize(n=rounded, bytes=round(self.bytes, -2) if self.bytes > 1000
+                         else self.bytes, rounded=rounded != self.n)
+
+
 class CaseResult(BaseModel):
     """One judged case. A hidden or performance case's ``input``, ``expected``, ``actual``,
-    ``stderr``, ``error`` and ``checker_message`` are removed from public views."""
+    ``stderr``, ``error``, ``checker_message`` and ``fault`` are removed from public views
+    (its ``input_size`` stays, rounded)."""
 
     id: str
     kind: CaseKind
@@ -88,6 +123,8 @@ class CaseResult(BaseModel):
     stderr: str | None = None  # the program's stderr (its tail, capped): a traceback
     error: str | None = None  # stderr tail or the reason (e.g. "killed at the wall limit")
     checker_message: str | None = None
+    fault: Fault | None = None  # a runtime error: what and the candidate's line
+    input_size: InputSize | None = None
 
 
 class SubmissionResult(BaseModel):
@@ -127,8 +164,11 @@ class SubmissionResult(BaseModel):
 def public_case(case: CaseResult) -> dict[str, object]:
     data = case.model_dump(mode="json")
     if case.kind != "sample":
-        for key in ("input", "expected", "actual", "stderr", "error", "checker_message"):
+        for key in ("input", "expected", "actual", "stderr", "error", "checker_message",
+                    "fault"):
             data.pop(key, None)
+        if case.input_size is not None:
+            data["input_size"] = case.input_size.public().model_dump(mode="json")
     return data
 
 

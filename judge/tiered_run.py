@@ -8,6 +8,7 @@ once (every further case would burn the whole limit). ``manual`` problems compil
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from judge.backends.base import (
     SandboxUnavailable,
 )
 from judge.checkers import checker_for
+from judge.faults import fault_of, sanitizer_fault
 from judge.languages import executor_for
 from judge.languages.base import (
     COMPILE_CPU_MS,
@@ -30,6 +32,8 @@ from judge.models import (
     TIER_ORDER,
     CaseResult,
     CompileResult,
+    Fault,
+    InputSize,
     RunLimits,
     SubmissionKind,
     TestCase,
@@ -131,7 +135,10 @@ async def judge_code(problem: Problem, language: str, code: str, kind: Submissio
             test = by_id[event.case_id]
             if failed_tier is not None and test.kind != failed_tier:
                 break  # the failing tier is complete: skip the rest
-            result = _case_result(test, event, limits, checker)
+            result = _case_result(executor, test, event, limits, checker)
+            if _needs_diagnosis(executor, result):
+                result.fault = await diagnose(executor, code, test, limits, backend,
+                                              result.fault)
             outcome.cases.append(result)
             if on_case is not None:
                 await on_case(result)
@@ -153,7 +160,53 @@ async def judge_code(problem: Problem, language: str, code: str, kind: Submissio
     return outcome
 
 
-def _case_result(test: TestCase, event: CaseDone, limits: RunLimits, checker) -> CaseResult:
+def _needs_diagnosis(executor: Executor, result: CaseResult) -> bool:
+    """A crashing sample in a language that cannot say where (C/C++): worth a debug run.
+    Samples only: a hidden case's crash site is not shown to the candidate anyway."""
+    return (executor.diagnose is not None and result.kind == "sample"
+            and result.verdict == Verdict.RE
+            and (result.fault is None or result.fault.line is None))
+
+
+DIAGNOSE_MEMORY = 512 * 1024 * 1024  # a sanitizer's shadow and bookkeeping, above the limit
+
+
+async def diagnose(executor: Executor, code: str, test: TestCase, limits: RunLimits,
+                   backend: SandboxBackend, known: Fault | None) -> Fault | None:
+    """Build ``code`` with the executor's debug build and run ``test`` again, for the crash
+    site. Runs only after a crash on a sample (a few seconds, on that path alone); any
+    trouble keeps what the plain run knew."""
+    assert executor.diagnose is not None
+    debug = dataclasses.replace(executor, compile=executor.diagnose,
+                                env=executor.env + executor.diagnose_env)
+    run = limits.model_copy(update={"cpu_ms": limits.cpu_ms * 5, "wall_ms": limits.wall_ms * 5,
+                                    "memory_bytes": limits.memory_bytes + DIAGNOSE_MEMORY})
+    job = SandboxJob(executor=debug, files={executor.source_name: code}, run_limits=run,
+                     compile_limits=compile_limits(executor),
+                     inputs=[(test.id, test.input.encode())])
+    found: Fault | None = None
+    events = backend.execute(job)
+    try:
+        async for event in events:
+            if isinstance(event, CompileDone) and event.record.exit_code != 0:
+                return known
+            if isinstance(event, CaseDone):
+                found = sanitizer_fault(event.record.stderr)
+    except SandboxUnavailable:
+        return known
+    finally:
+        with contextlib.suppress(Exception):
+            await events.aclose()  # type: ignore[attr-defined]
+    if found is None or found.line is None:
+        return known
+    if known is not None and known.kind == "signal" and found.kind == "sanitizer":
+        # The signal is what the candidate saw; the sanitizer names the cause and the line.
+        return found.model_copy(update={"message": known.name})
+    return found
+
+
+def _case_result(executor: Executor, test: TestCase, event: CaseDone, limits: RunLimits,
+                 checker) -> CaseResult:
     record = event.record
     verdict = case_verdict(record, limits, test, checker)
     actual = record.stdout[:MAX_ACTUAL].decode("utf-8", "replace")
@@ -163,4 +216,6 @@ def _case_result(test: TestCase, event: CaseDone, limits: RunLimits, checker) ->
         input=test.input[:MAX_ACTUAL], expected=test.output[:MAX_ACTUAL], actual=actual,
         stderr=record.stderr[-MAX_STDERR:] or None, error=verdict.error,
         checker_message=verdict.checker_message,
+        fault=fault_of(executor.name, record) if verdict.verdict == Verdict.RE else None,
+        input_size=InputSize.of(test.input),
     )

@@ -1,4 +1,4 @@
-from judge.languages.base import Executor
+from judge.languages.base import SANITIZER_ENV, Executor
 
 EXECUTOR = Executor(
     name="c",
@@ -7,5 +7,9 @@ EXECUTOR = Executor(
     run=("./main",),
     self_test='#include <stdio.h>\nint main(void){int a,b;scanf("%d %d",&a,&b);'
               'printf("hello %d\\n",a+b);return 0;}\n',
+    diagnose=("/usr/bin/gcc", "-g", "-O0", "-fno-omit-frame-pointer",
+              "-fsanitize=address,undefined", "-std=gnu17", "-pipe", "-o", "main", "main.c",
+              "-lm"),
+    diagnose_env=SANITIZER_ENV,
     tools=("/usr/bin/gcc",),
 )

@@ -10,6 +10,7 @@ EXECUTOR = Executor(
     memory_extra_mb=64,
     pids=64,
     error_line=r"main\.js:(?P<line>\d+)",
+    error_message=r"^(?P<message>\w*Error: .*)$",
     self_test="const [a,b]=require('fs').readFileSync(0,'utf8').trim().split(/\\s+/).map(Number);\n"
               "console.log('hello '+(a+b));\n",
     tools=("/usr/bin/node",),

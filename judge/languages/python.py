@@ -13,6 +13,7 @@ EXECUTOR = Executor(
     time_factor=3.0,
     memory_extra_mb=16,
     error_line=r'line (?P<line>\d+)',
+    error_message=r"^(?P<message>\w*Error: .*)$",
     self_test="a, b = map(int, input().split())\nprint('hello', a + b)\n",
     tools=("/usr/bin/python3",),
 )

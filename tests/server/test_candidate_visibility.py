@@ -122,6 +122,30 @@ def secrets_for(events: list[dict[str, Any]], problem_id: str,
     return out
 
 
+def hidden_values(problem_id: str, public: str) -> list[tuple[str, str]]:
+    """Short hidden-test data the spoken words could carry ("expected 4000000000"): each
+    expected output line and each input line after the first (the first is the size, which
+    may be said), of four or more characters and not in the public text."""
+    problem = ProblemRegistry.from_bank(ROOT / "bank").get(problem_id)
+    assert problem is not None
+    out = []
+    for case in resolve_tests(problem):
+        if case.kind == "sample":
+            continue
+        lines = [*case.output.splitlines()[:50], *case.input.splitlines()[1:50]]
+        out += [(f"{problem_id} {case.kind} {case.id} value", norm(v)[:200]) for v in lines
+                if len(norm(v)) >= 4 and norm(v) not in public]
+    return out
+
+
+def spoken_leaks(events: list[dict[str, Any]], values: list[tuple[str, str]]) -> list[str]:
+    """What the interviewer said or showed (feedback, questions) naming a hidden value as a
+    whole word."""
+    said = [e["text"] for e in events if e.get("type") in ("feedback", "question")]
+    return [f"{what} said: {text[:120]!r}" for text in said for what, value in values
+            if re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", norm(text))]
+
+
 def leaks(payloads: list[tuple[str, str]], secrets: list[tuple[str, str]]) -> list[str]:
     found = []
     for where, payload in payloads:
@@ -165,6 +189,15 @@ def test_no_candidate_payload_carries_a_secret(redis_url: str, tmp_path: Path) -
                 rec.get(f"/api/submissions/{result['submission_id']}")
             assert result["verdict"] == "WA" and result["total"] > result["passed"]
             rec.receive(ws, "feedback")  # the interviewer on the evidence
+            # Samples right, hidden tests wrong: the interviewer talks about a hidden test.
+            lookup = ("import sys\nSAMPLES = " + repr({t["input"]: t["output"]
+                                                       for t in task["samples"]})
+                      + "\nsys.stdout.write(SAMPLES.get(sys.stdin.read(), '0\\n'))\n")
+            send(ws, {"type": "submit", "problem_id": pid, "language": "python",
+                      "code": lookup, "kind": "submit"})
+            result = rec.receive(ws, "judge_result")[-1]
+            assert result["verdict"] == "WA", result["cases"][:3]
+            rec.receive(ws, "feedback")
             # Then a correct solution, so every hidden and performance case runs too. From
             # here on the reference solution is the candidate's own code (not a secret).
             cut = len(rec.payloads)
@@ -188,7 +221,8 @@ def test_no_candidate_payload_carries_a_secret(redis_url: str, tmp_path: Path) -
             rec.get(url)
 
         # Public: the problem as published, and what the candidate wrote (their own code).
-        public = strings_of(rec.c.get(f"/api/problems/{pid}").text) + " " + norm(wrong)
+        public = " ".join([strings_of(rec.c.get(f"/api/problems/{pid}").text), norm(wrong),
+                           norm(lookup)])
         secrets = secrets_for(rec.events, pid, public)
         kinds = {what.split(" ", 1)[1] for what, _ in secrets}
         # The scan has something to look for: answers and hidden tests of what was asked.
@@ -201,6 +235,16 @@ def test_no_candidate_payload_carries_a_secret(redis_url: str, tmp_path: Path) -
         after = [x for x in secrets if "reference" not in x[0]]
         found += leaks(rec.payloads[ended:], after)
         assert not found, "\n".join(found[:20])
+        # The spoken words, to the short values a prefix scan misses; the interviewer did
+        # talk about a hidden failure. Control: the old wording ("the expected output was
+        # ...") on a hidden case would be caught.
+        values = hidden_values(pid, public)
+        assert values
+        feedback = [e["text"] for e in rec.events if e["type"] == "feedback"]
+        assert any(re.search(r"A (hidden|performance) test", t) for t in feedback), feedback
+        assert not spoken_leaks(rec.events, values), spoken_leaks(rec.events, values)[:5]
+        assert spoken_leaks([{"type": "feedback", "text": f"The expected output was "
+                              f"{values[0][1]} but yours was 3."}], values)
         model_answers = [x for x in secrets if x[0].endswith("reference answer")]
         assert leaks([p for p in rec.payloads[ended:] if "/report" in p[0]], model_answers)
 

@@ -13,7 +13,7 @@ export interface AnswerAmendedEvent {
   supersedes: number[];
 }
 
-/** One judged case as a session token sees it. Only a sample case carries `input`, `expected`, `actual` (the candidate's stdout), `stderr`, `error` (why it failed) and `checker_message`; hidden and performance cases are verdict + figures. */
+/** One judged case as a session token sees it. Only a sample case carries `input`, `expected`, `actual` (the candidate's stdout), `stderr`, `error` (why it failed), `checker_message` and `fault`; hidden and performance cases are verdict, figures and `input_size`. */
 export interface CaseView {
   id: string;
   kind: "sample" | "hidden" | "performance";
@@ -28,6 +28,8 @@ export interface CaseView {
   stderr?: string | null;
   error?: string | null;
   checker_message?: string | null;
+  fault?: FaultView | null;
+  input_size?: InputSizeView | null;
 }
 
 /** The editor state the client sent, recorded for the timeline (and echoed). */
@@ -71,6 +73,14 @@ export interface ErrorEvent {
   message: string;
 }
 
+/** A runtime error: what it was and the candidate's line (a sample case only). */
+export interface FaultView {
+  kind: "exception" | "panic" | "signal" | "sanitizer" | "exit";
+  name: string;
+  message?: string | null;
+  line?: number | null;
+}
+
 export interface FeedbackEvent {
   type: "feedback";
   seq: number;
@@ -83,6 +93,13 @@ export interface FeedbackEvent {
   final?: boolean | null;
   /** feedback about this submission */
   submission_id?: string | null;
+}
+
+/** A case's input size without its content: the first line's first integer (rounded to two significant digits on a hidden or performance case, `rounded` then) and bytes. */
+export interface InputSizeView {
+  n?: number | null;
+  bytes?: number;
+  rounded?: boolean;
 }
 
 /** One case finished: verdict and figures only, whatever the kind. */

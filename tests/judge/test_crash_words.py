@@ -1,0 +1,116 @@
+"""A crash, a wrong answer and a compile error in the interviewer's words, from real runs in
+the sandbox (bubblewrap): the exception or signal, the candidate's own line and its text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agents.code_evidence import sentence_count
+from agents.coding_round import CodingRound
+from judge.backends.base import SandboxBackend
+from judge.models import SubmissionResult
+from judge.problems import load_problem
+from judge.tiered_run import judge_code
+
+from .conftest import write_problem
+
+pytestmark = pytest.mark.slow
+ROUND = CodingRound()
+
+# (code, what must be named, line, the line's text) — each crashes on the first sample.
+CRASHES = {
+    "python": ("import sys\n\ndata = sys.stdin.read().split()\nprint(1 // 0)\n",
+               "a ZeroDivisionError", 4, "print(1 // 0)"),
+    "java": ("import java.util.*;\npublic class Main {\n  public static void main(String[] a) {\n"
+             "    int[] x = new int[3];\n    Scanner s = new Scanner(System.in);\n"
+             "    int n = s.nextInt();\n    System.out.println(x[n + 5]);\n  }\n}\n",
+             "an ArrayIndexOutOfBoundsException", 7, "System.out.println(x[n + 5]);"),
+    "javascript": ("const data = require('fs').readFileSync(0, 'utf8');\nlet x;\n"
+                   "console.log(x.length);\n", "a TypeError", 3, "console.log(x.length);"),
+    "go": ("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar n int\n\tfmt.Scan(&n)\n"
+           "\tvar p *[]int\n\tfmt.Println((*p)[n])\n}\n",
+           "a panic, invalid memory address or nil pointer dereference", 9,
+           "fmt.Println((*p)[n])"),
+    "c": ("#include <stdio.h>\nint main(void) {\n  int *p = 0;\n  int n;\n"
+          "  scanf(\"%d\", &n);\n  p[n] = 3;\n  printf(\"%d\\n\", n);\n  return 0;\n}\n",
+          "a segmentation fault", 6, "p[n] = 3;"),
+    "cpp": ("#include <bits/stdc++.h>\nusing namespace std;\nint main() {\n  int n; cin >> n;\n"
+            "  vector<int> v(3);\n  cout << v.at(n + 5) << endl;\n}\n",
+            "an uncaught std::out_of_range", 6, "cout << v.at(n + 5) << endl;"),
+}
+COMPILE_ERRORS = {
+    "python": ("x = 1\ndef f(:\n  pass\n", 2, "invalid syntax"),
+    "c": ("int main(void){\n int x = 1\n return 0;}\n", 3, "before ‘return’"),
+    "cpp": ("int main(){\n  int x = y;\n}\n", 2, "‘y’ was not declared"),
+    "java": ("public class Main {\n public static void main(String[] a) {\n  int x = \n }\n}\n",
+             4, "illegal start of expression"),
+    "go": ("package main\nfunc main() {\n\tx := 1\n}\n", 3, "declared but not used"),
+    "javascript": ("let x = ;\n", 1, "Unexpected token"),
+}
+
+
+@pytest.fixture
+def problem(tmp_path: Path):
+    return load_problem(write_problem(tmp_path, [
+        ("sample", "1 2\n", "3\n"), ("sample", "2 2\n", "4\n"),
+        ("hidden", "40 2\n", "42\n")], time_ms=1000, memory_mb=64))
+
+
+async def spoken(problem, language: str, code: str, bwrap: SandboxBackend,
+                 kind: str = "run") -> tuple[SubmissionResult, str]:
+    outcome = await judge_code(problem, language, code, kind, bwrap)  # type: ignore[arg-type]
+    result = SubmissionResult(submission_id="s1", problem_id=problem.id, language=language,
+                              kind=kind, status="done", verdict=outcome.verdict,  # type: ignore[arg-type]
+                              passed=outcome.passed, total=outcome.total,
+                              compile=outcome.compile, cases=outcome.cases, code=code)
+    _, text = ROUND.feedback(result.public_view(), kind, {"input_format": "First line a b"})
+    assert sentence_count(text) <= 2, text
+    assert "\\n" not in text and "sample-" not in text and "yours was" not in text, text
+    return result, text
+
+
+@pytest.mark.parametrize("language", sorted(CRASHES))
+async def test_a_crash_is_named_with_the_candidates_line(language: str,
+                                                         bwrap: SandboxBackend, problem) -> None:
+    code, named, line, source = CRASHES[language]
+    result, text = await spoken(problem, language, code, bwrap)
+    assert result.verdict == "RE"
+    assert f"with {named}" in text and f" on line {line}, `{source}`." in text, text
+    assert text.startswith("0 of 2 samples pass. Sample 1 crashes with"), text
+
+
+@pytest.mark.parametrize("language", sorted(COMPILE_ERRORS))
+async def test_a_compile_error_names_the_compilers_first_message_and_line(
+        language: str, bwrap: SandboxBackend, problem) -> None:
+    code, line, words = COMPILE_ERRORS[language]
+    result, text = await spoken(problem, language, code, bwrap)
+    assert result.verdict == "CE"
+    assert text.startswith(f"It does not compile: line {line}, ") and words in text, text
+
+
+async def test_a_wrong_sample_names_its_first_differing_line(bwrap: SandboxBackend,
+                                                             problem) -> None:
+    code = "a, b = map(int, input().split())\nprint(a + b if a == 1 else a * b + 1)\n"
+    _, text = await spoken(problem, "python", code, bwrap)
+    assert text == "1 of 2 samples pass. On sample 2, the output: you print 5, expected 4."
+
+
+async def test_a_hidden_failure_names_size_and_verdict_only(bwrap: SandboxBackend,
+                                                            problem) -> None:
+    code = "a, b = map(int, input().split())\nprint(a + b if a < 10 else 1 // 0)\n"
+    result, text = await spoken(problem, "python", code, bwrap, kind="submit")
+    assert result.cases[-1].fault is not None  # the reviewer's view knows the crash site…
+    assert text == ("2 of 3 tests pass. A hidden test with a = 40 crashes: which input "
+                    "could break it?")  # …the candidate hears its size and verdict only
+    assert "ZeroDivisionError" not in str(result.public_view())
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("language", ["c", "cpp"])
+async def test_the_sanitizer_line_on_docker_too(language: str, docker: SandboxBackend,
+                                                problem) -> None:
+    code, named, line, source = CRASHES[language]
+    _, text = await spoken(problem, language, code, docker)
+    assert f"with {named}" in text and f" on line {line}, `{source}`." in text, text
