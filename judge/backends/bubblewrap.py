@@ -8,7 +8,8 @@ any candidate process has run — Judge0 CVE-2024-28185):
                     read-write at /box for compilation, read-only for every case run.
 
 Each run: a new user/pid/net/ipc/uts/cgroup namespace, read-only /usr, private tmpfs /tmp,
-no /etc except what toolchains read, cleared environment, all capabilities dropped, a per-run
+no /etc except what toolchains read, cleared environment, all capabilities dropped, no further
+user namespaces (--disable-userns), a seccomp filter (judge/backends/seccomp.py), a per-run
 cgroup (memory, pids, CPU accounting), rlimits (CPU, file size, core), and the bwrap process
 itself started as an unprivileged host uid so no namespace uid maps to host root.
 """
@@ -37,6 +38,7 @@ from judge.backends.base import (
 )
 from judge.backends.cgroups import CgroupUnavailable, RunCgroup, detect_version
 from judge.backends.process_io import feed_stdin, read_capped, read_tail
+from judge.backends.seccomp import SeccompUnsupported, filter_program
 from judge.languages.base import Executor
 from judge.models import RunLimits, RunRecord
 
@@ -71,9 +73,10 @@ def _preexec(procs_files: list[str], limits: RunLimits,
 
 
 def bwrap_argv(executor: Executor, box: Path, argv: list[str], *, writable_box: bool,
-               limits: RunLimits) -> list[str]:
+               limits: RunLimits, seccomp_fd: int | None = None) -> list[str]:
     args = [BWRAP, "--unshare-all", "--die-with-parent", "--new-session",
-            "--unshare-user", "--uid", str(INNER_UID), "--gid", str(INNER_UID),
+            "--unshare-user", "--disable-userns", "--uid", str(INNER_UID),
+            "--gid", str(INNER_UID),
             "--hostname", "box",
             "--ro-bind", "/usr", "/usr",
             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
@@ -90,8 +93,20 @@ def bwrap_argv(executor: Executor, box: Path, argv: list[str], *, writable_box: 
         args += ["--setenv", key, value]
     # The root bwrap builds is a tmpfs: make it read-only so only /tmp (and /box while
     # compiling) can be written.
-    args += ["--remount-ro", "/", "--cap-drop", "ALL", "--", *argv]
-    return args
+    args += ["--remount-ro", "/", "--cap-drop", "ALL"]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
+    return [*args, "--", *argv]
+
+
+def _seccomp_pipe() -> int:
+    """A pipe's read end holding the filter program, for ``bwrap --seccomp FD``."""
+    read_fd, write_fd = os.pipe()
+    try:
+        os.write(write_fd, filter_program())  # well under a pipe's 64 KiB buffer
+    finally:
+        os.close(write_fd)
+    return read_fd
 
 
 async def run_sandboxed(executor: Executor, box: Path, argv: list[str], stdin: bytes,
@@ -106,12 +121,18 @@ async def run_sandboxed(executor: Executor, box: Path, argv: list[str], stdin: b
     proc: asyncio.subprocess.Process | None = None
     try:
         started = time.monotonic()
-        proc = await asyncio.create_subprocess_exec(
-            *bwrap_argv(executor, box, argv, writable_box=writable_box, limits=limits),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env={"PATH": "/usr/bin:/bin"},
-            preexec_fn=_preexec(group.procs_files(), limits, sandbox_uid), close_fds=True,
-        )
+        seccomp_fd = _seccomp_pipe()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *bwrap_argv(executor, box, argv, writable_box=writable_box, limits=limits,
+                            seccomp_fd=seccomp_fd),
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, env={"PATH": "/usr/bin:/bin"},
+                preexec_fn=_preexec(group.procs_files(), limits, sandbox_uid), close_fds=True,
+                pass_fds=(seccomp_fd,),
+            )
+        finally:
+            os.close(seccomp_fd)
         running = proc
 
         def kill() -> None:
@@ -187,6 +208,10 @@ class BubblewrapBackend(SandboxBackend):
                                  "create cgroups and drop to an unprivileged uid")
         if detect_version() is None:
             return BackendStatus(self.name, False, "no writable memory+pids cgroup controllers")
+        try:
+            filter_program()
+        except SeccompUnsupported as exc:
+            return BackendStatus(self.name, False, str(exc))
         return BackendStatus(self.name, True, image=self.image)
 
     def _make_job_dir(self, job: SandboxJob) -> tuple[Path, Path]:
