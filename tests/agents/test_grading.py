@@ -93,7 +93,7 @@ def test_grading_bench_reports_correlation() -> None:
     # split (that is `--test`, logged in the model card).
     out = subprocess.run([sys.executable, "-m", "tests.split_guard", "bench", "grading",
                           "--json", "--public-limit", "60"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+                         cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr
     reads = [line for line in out.stderr.splitlines() if line.startswith(MARK)]
     assert reads == [MARK + "[]"], reads
