@@ -46,7 +46,7 @@ compose-images:
 
 run: setup
 	@if [ -z "$$REDIS_URL" ]; then bash scripts/start-redis.sh; fi
-	$(VIVA) serve --port $(PORT)
+	VIVA_ENV=$${VIVA_ENV:-development} $(VIVA) serve --port $(PORT)
 
 test: setup
 	$(PY) -m pytest -q

@@ -21,6 +21,7 @@ from agents.orchestrator import Limits
 from agents.providers.factory import make_provider
 from agents.question_bank import load_question_bank
 from realtime.recording_writer import RecordingWriter
+from server import log_redaction
 from server.archive import Archiver
 from server.body_limit import BodyLimit
 from server.errors import install_error_handlers
@@ -60,6 +61,8 @@ async def _start_judge(app: FastAPI, settings: Settings, redis: aioredis.Redis) 
 
 def create_app(settings: Settings | None = None, *, preload_voice: bool = False) -> FastAPI:
     settings = settings or get_settings()
+    settings.require_reviewer_token()
+    log_redaction.install()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -16,12 +16,18 @@ BENCHES = ("voice", "stt", "judge", "load", "grading", "turns", "code_reading")
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.settings import get_settings, share_reviewer_token
+    from server.settings import get_settings, share_reviewer_token, write_development_token
 
     settings = get_settings()
+    try:
+        settings.require_reviewer_token()
+    except ValueError as exc:
+        print(f"viva serve: {exc}", file=sys.stderr)
+        return 2
     if share_reviewer_token(settings):
-        print(f"viva serve: development reviewer token (for /review): "
-              f"{settings.reviewer_token}", file=sys.stderr)
+        # Not printed: whatever collects this process's output would keep it.
+        print(f"viva serve: development reviewer token (for /review) written to "
+              f"{write_development_token(settings)}", file=sys.stderr)
     host = args.host or settings.host
     port = args.port or settings.port
     workers = args.workers or settings.workers

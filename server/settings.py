@@ -22,7 +22,9 @@ PLACEHOLDER_SECRETS = {"", "changeme", "change-me", "secret", "reviewer"}
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="VIVA_", env_file=".env", extra="ignore")
 
-    env: Literal["development", "test", "production"] = "development"
+    # Production unless told otherwise (`make run` says development): a server started
+    # without thinking about it generates and shows no credentials.
+    env: Literal["development", "test", "production"] = "production"
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
@@ -40,8 +42,10 @@ class Settings(BaseSettings):
     redis_pool_timeout_s: float = 10.0
     fanout_block_ms: int = 5000
     fanout_buffer_events: int = 256  # per websocket; a slower client re-reads the stream
-    # Reviewer bearer token: required outside development. In development one is generated;
-    # `viva serve` exports it before starting its workers, so every worker accepts it.
+    # Reviewer bearer token: a server outside development refuses to start without one (the
+    # offline commands do not need it: with none, no token is a reviewer's). In development
+    # one is generated; `viva serve` exports it to its workers and writes it to
+    # `data_dir/reviewer-token` (0600), never to the log.
     reviewer_token: str = ""
 
     # Interview engine
@@ -139,11 +143,15 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _no_placeholder_secrets(self) -> Settings:
         if self.reviewer_token.lower() in PLACEHOLDER_SECRETS:
-            if self.env != "development":
-                raise ValueError(f"VIVA_REVIEWER_TOKEN must be set to a real secret outside "
-                                 f"development (VIVA_ENV={self.env})")
-            self.reviewer_token = secrets.token_urlsafe(24)
+            self.reviewer_token = secrets.token_urlsafe(24) if self.env == "development" else ""
         return self
+
+    def require_reviewer_token(self) -> None:
+        """Before serving: outside development the operator must have set a real token."""
+        if not self.reviewer_token:
+            raise ValueError(f"VIVA_REVIEWER_TOKEN must be set to a real secret outside "
+                             f"development (VIVA_ENV={self.env}); for a local try-out run "
+                             f"`make run` or set VIVA_ENV=development")
 
     def turn_taking(self) -> TurnTakingSettings:
         """The turn-taking policy's settings, field for field (``turn_<name>``)."""
@@ -168,6 +176,17 @@ def share_reviewer_token(settings: Settings,
         return False
     environ["VIVA_REVIEWER_TOKEN"] = settings.reviewer_token
     return True
+
+
+def write_development_token(settings: Settings) -> Path:
+    """The generated development token goes to a file only its owner reads, not the log."""
+    path = settings.data_dir / "reviewer-token"
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        os.fchmod(handle.fileno(), 0o600)
+        handle.write(settings.reviewer_token + "\n")
+    return path
 
 
 @lru_cache(maxsize=1)
