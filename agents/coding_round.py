@@ -26,12 +26,27 @@ from agents.code_evidence import (
     size_words,
 )
 from agents.code_reading import follow_ups, read_code
+from agents.coding_score import coding_score, tier_counts
+from agents.coding_talk import ComplexityTalk, has_log_factor
 from agents.orchestrator import transition
 from agents.state import InterviewState, Phase, Turn
 from core.events import CodingTaskEvent, FeedbackEvent, FeedbackKind, QuestionEvent, wire
 
 DEFAULT_WORDING = Path(__file__).resolve().parent.parent / "bank" / "coding_round.yaml"
 Verdicts = Literal["WA", "TLE", "MLE", "RE", "OLE", "IE"]
+
+
+class ComplexityWording(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    again: str
+    wait: str
+    right: str
+    wrong: str
+    explain: str
+    better: str
+    unmeasured: str
+    none: str
 
 
 class CodingWording(BaseModel):
@@ -42,6 +57,7 @@ class CodingWording(BaseModel):
     intro: str
     talk_noted: str
     accepted: dict[Literal["run", "submit"], str]
+    accepted_again: str
     compile_error: str
     compile_error_unnamed: str
     tally: str
@@ -55,6 +71,8 @@ class CodingWording(BaseModel):
     sample_tle_advice: str
     internal_error: str
     labels: dict[Literal["run", "submit"], str]
+    complexity: ComplexityWording
+    wrap_up: str
 
 
 def _capital(text: str) -> str:
@@ -107,6 +125,7 @@ class Said:
 class CodingRound:
     def __init__(self, wording: CodingWording | None = None):
         self.wording = wording or load_wording()
+        self.complexity = ComplexityTalk(self.wording)
 
     def open(self, state: InterviewState, task: dict[str, Any], t_ms: int, said: Said) -> None:
         """Move to the coding phase with ``task`` (a ``coding_task`` payload)."""
@@ -126,11 +145,34 @@ class CodingRound:
         said.spoken.append(text)
         said.speak_turn_id = turn.turn_id
 
-    def talk(self, turn_id: str, said: Said) -> None:
-        """Talk during the coding round is recorded, not graded: the code is judged."""
-        text = self.wording.talk_noted
-        said.events.append(wire(FeedbackEvent(kind="comment", text=text, turn_id=turn_id)))
-        said.spoken.append(text)
+    def talk(self, state: InterviewState, turn: Turn, t_ms: int, said: Said) -> bool:
+        """The candidate spoke or typed during the coding round (the part of the turn's
+        answer not yet responded to). True when the round is over (the engine wraps up)."""
+        talk = state.coding_talk
+        answer = turn.answer or ""
+        text, talk.heard = answer[talk.heard:].strip(), len(answer)
+        talk.last_activity_ms = t_ms
+        if talk.stage in ("complexity", "explain"):
+            spoken, over = self.complexity.hear(talk, text)
+        else:
+            spoken, over = [self.wording.talk_noted], False
+        self._say(said, spoken, turn_id=turn.turn_id)
+        return over
+
+    def on_complexity(self, state: InterviewState, event: dict[str, Any], said: Said) -> bool:
+        """The judge timed the accepted code (``complexity_measured``); True: round over."""
+        talk = state.coding_talk
+        if state.phase != Phase.coding or event.get("submission_id") != talk.accepted_submission:
+            return False
+        spoken, over = self.complexity.measured(talk, event)
+        self._say(said, spoken, submission_id=talk.accepted_submission)
+        return over
+
+    @staticmethod
+    def _say(said: Said, spoken: list[str], **where: Any) -> None:
+        for text in spoken:
+            said.events.append(wire(FeedbackEvent(kind="comment", text=text, **where)))
+            said.spoken.append(text)
 
     def on_result(self, state: InterviewState, result: dict[str, Any], t_ms: int,
                   said: Said) -> bool:
@@ -144,10 +186,24 @@ class CodingRound:
         kind = str(result.get("kind", "submit"))
         state.coding_attempts.append({
             "submission_id": sub_id, "kind": kind, "verdict": result.get("verdict"),
-            "passed": result.get("passed", 0), "total": result.get("total", 0), "t_ms": t_ms})
+            "passed": result.get("passed", 0), "total": result.get("total", 0), "t_ms": t_ms,
+            "tiers": tier_counts(list(result.get("cases") or []))})
+        talk = state.coding_talk
+        accepted = kind == "submit" and result.get("verdict") == "AC"
         fb_kind, text = self.feedback(result, kind, state.coding_problem)
+        if accepted and talk.stage != "solving":
+            text = self.wording.accepted_again.format(total=result.get("total", 0))
         said.events.append(wire(FeedbackEvent(kind=fb_kind, text=text, submission_id=sub_id)))
         said.spoken.append(text)
+        if accepted and talk.stage == "solving":
+            # The complexity talk is the follow-up now: the code is measured (the judge's
+            # complexity_measured event) and the candidate's claim checked against it.
+            talk.stage, talk.accepted_submission = "complexity", sub_id
+            facts = read_code(str(result.get("code") or ""), str(result.get("language") or ""))
+            talk.log_factor = has_log_factor(str(result.get("code") or ""), facts)
+            return True
+        if talk.stage != "solving":
+            return True
         question = self.code_question(state, result)
         if question is not None:
             state.coding_attempts[-1]["code_question"] = question
@@ -238,13 +294,21 @@ class CodingRound:
 
     @staticmethod
     def summary(state: InterviewState) -> dict[str, Any] | None:
-        """The coding part of the report: attempts and the last submit's verdict and score."""
+        """The coding part of the report: attempts, the last submit's verdict, the round's
+        score and its parts (agents/coding_score.py), the complexity talk and hints."""
         if not state.coding_problem_id:
             return None
+        talk = state.coding_talk
         submits = [a for a in state.coding_attempts if a.get("kind") == "submit"]
         last = submits[-1] if submits else None
+        points = talk.points or None
+        approach = (round(sum(points.values()) / len(points), 3) if points else None)
+        score = coding_score(state.coding_attempts, approach=approach,
+                             complexity=talk.complexity_score, hints_used=talk.hints_used)
         return {"problem_id": state.coding_problem_id, "attempts": len(state.coding_attempts),
-                "submissions": state.coding_attempts, "final_verdict":
-                last.get("verdict") if last else None,
-                "score": (float(str(last["passed"])) / max(1.0, float(str(last["total"]))))
-                if last else None}
+                "submissions": state.coding_attempts,
+                "final_verdict": last.get("verdict") if last else None,
+                "score": score.score, "score_parts": score.model_dump(),
+                "complexity": {"claim": talk.claim, "claimed": talk.claimed,
+                               "measured": talk.measured, "reference": talk.reference},
+                "hints_used": talk.hints_used, "hint_t_ms": talk.hint_t_ms}

@@ -548,15 +548,19 @@ class InterviewEngine:
                           evaluated.speak_turn_id)
 
     async def _coding_talk(self, session_id: str, turn_id: str) -> StepResult:
-        """Talk during the coding round is recorded, not graded: the code is judged."""
+        """Talk during the coding round: the coding round answers it (the complexity talk
+        after an accepted submit, which may end the round and so the interview)."""
 
         def fn(state: InterviewState) -> StepResult | None:
             cur = state.current_turn
             if cur is None or cur.turn_id != turn_id:
                 return None
             said, result = Said(), StepResult()
-            self.coding_round.talk(turn_id, said)
+            over = self.coding_round.talk(state, cur, self._t(state), said)
             self._add(result, said)
+            if over:
+                self._finish(state, result, "coding round complete")
+                result.events.append(self._state_event(state))
             return result
 
         return await self._step(session_id, fn)
@@ -564,10 +568,18 @@ class InterviewEngine:
     # ---- coding round -----------------------------------------------------------------
 
     async def on_judge_result(self, session_id: str, result: dict[str, Any]) -> StepResult:
-        """Speak about a finished submission, once per submission (evidence first)."""
+        """Speak about a finished submission, once per submission (evidence first), or about
+        the judge's timing of an accepted one (``complexity_measured``)."""
 
         def fn(state: InterviewState) -> StepResult | None:
             said, out = Said(), StepResult()
+            if result.get("type") == "complexity_measured":
+                over = self.coding_round.on_complexity(state, result, said)
+                self._add(out, said)
+                if over:
+                    self._finish(state, out, "coding round complete")
+                    out.events.append(self._state_event(state))
+                return out  # committed even when silent: the timing is kept for the claim
             if not self.coding_round.on_result(state, result, self._t(state), said):
                 return None
             self._add(out, said)

@@ -77,6 +77,27 @@ class Turn(BaseModel):
     transcript_confidence: float | None = None  # spoken answers: the recogniser's, 0..1
 
 
+class CodingTalk(BaseModel):
+    """Where the coding round's conversation is (agents/coding_round.py): solving, then the
+    complexity talk after an accepted submit, then done (the interviewer wraps up)."""
+
+    stage: Literal["solving", "complexity", "explain", "done"] = "solving"
+    heard: int = 0  # characters of the coding turn's answer already responded to
+    accepted_submission: str | None = None
+    log_factor: bool = False  # the accepted code sorts, uses a heap/tree or halves
+    claim: str | None = None  # the candidate's words about the time complexity
+    claimed: str | None = None  # ... as a class (agents.complexity)
+    asked_again: bool = False
+    measured: dict[str, object] | None = None  # exponent, ratio, class, points
+    reference: str | None = None  # the reference solution's class (the bank's)
+    complexity_score: float | None = None
+    hints_used: int = 0
+    hint_t_ms: list[int] = []
+    points: dict[str, float] = {}  # assessment point id -> best coverage of the talk
+    followed_up: list[str] = []  # point ids the interviewer asked about
+    last_activity_ms: int = 0  # the candidate's last talk or edit (the hint clock)
+
+
 class AmendPoint(BaseModel):
     """What is needed to take back the evaluation of the last answer when the candidate turns
     out not to have finished it (a false end of turn): the state before that evaluation, and
@@ -109,6 +130,7 @@ class InterviewState(BaseModel):
     coding_attempts: list[dict[str, object]] = []  # {submission_id, kind, verdict, passed, total}
     # The coding problem's public text (title, statement, input format) the code questions read.
     coding_problem: dict[str, str] = {}
+    coding_talk: CodingTalk = Field(default_factory=CodingTalk)
     origin_ms: int = 0  # wall-clock ms of the session's first event: t_ms = now - origin
     ended_reason: str | None = None
     amend_point: AmendPoint | None = None  # the last evaluation, while it may be amended

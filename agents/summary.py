@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, computed_field
 
+from agents.coding_score import overall_score
 from agents.feedback import inline_sentence
 from agents.grading import clauses
 from agents.names import spoken_topic, weak_point_name
@@ -259,13 +260,34 @@ def compare_with_earlier(carried: list[str], points: list[PointEvidence],
     return out
 
 
+def _turn_score(t: Turn, coding: dict[str, Any] | None) -> float | None:
+    """The coding turn is scored by the round (its score), not by grading its talk."""
+    if t.phase == Phase.coding and coding:
+        return coding.get("score")
+    return t.score
+
+
+def _coding_feedback(t: Turn, coding: dict[str, Any] | None) -> str | None:
+    if t.phase != Phase.coding or not coding:
+        return None
+    submits = [a for a in coding.get("submissions", []) if a.get("kind") == "submit"]
+    if not submits:
+        return "Nothing was submitted."
+    last = submits[-1]
+    text = f"Last submit: {last.get('verdict')}, {last.get('passed')} of {last.get('total')} tests."
+    hints = int(coding.get("hints_used") or 0)
+    return text + (f" {hints} hint{'s' if hints != 1 else ''} used." if hints else "")
+
+
 def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
                  review: dict[str, Any] | None = None,
                  bank: QuestionBank | None = None) -> Report:
     """The report; with the ``bank``, names and (once ended) model answers come from it."""
     points = point_scores(state)
     graded = [t for t in state.answered if t.phase != Phase.coding]
-    overall = round(sum(t.score or 0 for t in graded) / len(graded), 3) if graded else None
+    concepts = round(sum(t.score or 0 for t in graded) / len(graded), 3) if graded else None
+    # The coding round counts with its own score (agents/coding_score.py, README Scoring).
+    overall = overall_score(concepts, (coding or {}).get("score"))
     weak_keys = sorted({f"{p.question_id}/{p.point_id}" for p in points
                         if p.score < WEAK_BELOW})
     strong_notes, weak_notes = notes(state, points)
@@ -283,8 +305,10 @@ def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
         strength_notes=strong_notes, weak_notes=weak_notes, weak_point_keys=weak_keys,
         summaries=state.summaries,
         turns=[ReportTurn(turn_id=t.turn_id, phase=t.phase.value, question=t.text,
-                          answer=t.answer, score=t.score, feedback_kind=t.feedback_kind,
-                          feedback=t.feedback_text, asked_t_ms=t.asked_t_ms,
+                          answer=t.answer, score=_turn_score(t, coding),
+                          feedback_kind=t.feedback_kind,
+                          feedback=t.feedback_text or _coding_feedback(t, coding),
+                          asked_t_ms=t.asked_t_ms,
                           answered_t_ms=t.answered_t_ms, flags=_turn_flags(t))
                for t in state.turns],
         coding=coding, reviewer_flags=flags, review=review,

@@ -245,6 +245,28 @@ class JudgeResultEvent(Event):
     execution: str | None = None
 
 
+class ComplexityPoint(Part):
+    n: int
+    ms: int  # CPU time of one run at this n
+
+
+class ComplexityMeasuredEvent(Event):
+    """The judge timed an accepted submission on the problem's generator at growing n
+    (after its verdict): the fitted growth exponent, the time ratio when n doubles, and the
+    reference solution's class (the bank's), for the complexity talk."""
+
+    type: Literal["complexity_measured"] = "complexity_measured"
+    submission_id: str
+    status: Literal["measured", "too_fast", "unavailable", "failed"]
+    exponent: float | None = None
+    ratio: float | None = None
+    points: list[ComplexityPoint] = []
+    sandbox_ms: int = 0
+    reason: str | None = None
+    reference_class: str | None = None
+    var: str | None = None  # what n is called when it is said ("n", "the length")
+
+
 class StateEvent(Event):
     type: Literal["state"] = "state"
     phase: Phase
@@ -302,7 +324,8 @@ ServerEvent = Annotated[
     QuestionEvent | TranscriptPartialEvent | TranscriptFinalEvent | AnswerAmendedEvent
     | FeedbackEvent | TtsStartEvent | TtsEndEvent | TtsStopEvent | CodingTaskEvent
     | JudgeCaseEvent | SubmissionQueuedEvent | JudgeResultEvent | StateEvent | ErrorEvent
-    | SessionEndEvent | CodeChangeEvent | LatencyEvent | ReviewEvent,
+    | SessionEndEvent | CodeChangeEvent | LatencyEvent | ReviewEvent
+    | ComplexityMeasuredEvent,
     Field(discriminator="type"),
 ]
 server_event: TypeAdapter[ServerEvent] = TypeAdapter(ServerEvent)

@@ -62,6 +62,32 @@ class TestSpec(BaseModel):
         return self
 
 
+# Complexity classes in growth order (agents.complexity.CLASSES is the same; a test checks).
+ComplexityClass = Literal["1", "log n", "sqrt n", "n", "n log n", "n^2", "n^3", "2^n"]
+
+
+class MeasureSpec(BaseModel):
+    """How to time a solution at growing n (judge/measure.py): the generator parameters
+    that grow with n (the first is the n that is said) and the largest input's parameters;
+    the known classes of the bank's reference and naive solutions in that n."""
+
+    model_config = {"extra": "forbid"}
+
+    vary: list[str] = Field(min_length=1)
+    generate: dict[str, Any]
+    var: str = "n"
+    reference: ComplexityClass
+    naive: ComplexityClass | None = None  # None: not measurable this way (exponential, ...)
+
+    @model_validator(mode="after")
+    def _vary_is_generated(self) -> MeasureSpec:
+        missing = [k for k in self.vary if not isinstance(self.generate.get(k), int)]
+        if missing:
+            raise ValueError(f"measure.vary names {missing}, which measure.generate must "
+                             "give as integers")
+        return self
+
+
 class AssessmentPoint(BaseModel):
     id: str
     text: str
@@ -84,6 +110,7 @@ class Problem(BaseModel):
     templates: dict[str, str] = Field(default_factory=dict)
     assessment_points: list[AssessmentPoint] = Field(default_factory=list)
     hints: list[str] = Field(default_factory=list)
+    measure: MeasureSpec | None = None
     tests: list[TestSpec]
     source: Path | None = Field(default=None, exclude=True)
     _cache_dir: Path | None = PrivateAttr(default=None)  # set by the registry (settings)
@@ -187,7 +214,8 @@ def _fingerprint(problem: Problem) -> str:
     return digest.hexdigest()[:16]
 
 
-def _generate_input(problem: Problem, params: dict[str, Any]) -> str:
+def generate_input(problem: Problem, params: dict[str, Any]) -> str:
+    """The problem's gen.py ``generate(**params)`` (trusted bank code, run in-process)."""
     assert problem.directory is not None
     gen_path = problem.directory / "gen.py"
     spec = importlib.util.spec_from_file_location(f"viva_gen_{problem.id}", gen_path)
@@ -227,7 +255,7 @@ def resolve_tests(problem: Problem) -> list[TestCase]:
         if t.generate is None:
             data, expected = t.input or "", t.output or ""
         else:
-            data = _generate_input(problem, t.generate)
+            data = generate_input(problem, t.generate)
             expected = _reference_output(problem, data)
         cases.append(TestCase(id=t.id or "", kind=t.kind, input=data, output=expected,
                               note=t.note))
@@ -262,6 +290,13 @@ def bank_rules(problem: Problem) -> list[str]:
         errors.append(f"missing templates: {', '.join(missing)}")
     if not problem.assessment_points:
         errors.append("needs assessment points")
+    if len(problem.hints) < 2:
+        errors.append("needs a hint ladder (`hints`: at least 2, from a nudge to the idea)")
+    if problem.measure is None:
+        errors.append("needs a `measure` block (generator parameters that grow with n, and "
+                      "the reference's complexity class)")
+    elif problem.directory is not None and not (problem.directory / "gen.py").exists():
+        errors.append("`measure` needs gen.py")
     for t in problem.samples():
         if t.generate is not None:
             errors.append(f"sample {t.id} must be written out, not generated")

@@ -20,12 +20,13 @@ from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 
-from core.events import JudgeCaseEvent, JudgeResultEvent
+from core.events import ComplexityMeasuredEvent, JudgeCaseEvent, JudgeResultEvent
 from judge.backends.base import SandboxBackend, SandboxUnavailable
 from judge.backends.selection import select_backend
 from judge.evidence import diff_against, evidence_text
+from judge.measure import Measurement, measure
 from judge.models import CaseResult, SubmissionResult, Verdict
-from judge.problems import ProblemError, ProblemRegistry
+from judge.problems import Problem, ProblemError, ProblemRegistry
 from judge.queue import Job, JobQueue
 from judge.settings import JudgeSettings
 from judge.submissions import SubmissionStore
@@ -137,6 +138,24 @@ class Worker:
         result.image, result.backend = outcome.image, outcome.backend
         result.error = outcome.error
         await self._finish(result)
+        if result.kind == "submit" and result.verdict == Verdict.AC and result.session_id:
+            await self._measure(problem, result, backend)
+
+    async def _measure(self, problem: Problem, result: SubmissionResult,
+                       backend: SandboxBackend) -> None:
+        """After the verdict is out: time the accepted code at growing n (judge/measure.py)
+        and publish it for the complexity talk. Never fails the job."""
+        try:
+            measured = await measure(problem, result.language, result.code, backend)
+        except Exception as exc:  # the verdict stands; the talk goes on without a timing
+            log.exception("measuring %s failed", result.submission_id)
+            measured = Measurement("failed", reason=type(exc).__name__)
+        spec = problem.measure
+        assert result.session_id is not None
+        await self.events.append(result.session_id, ComplexityMeasuredEvent(
+            submission_id=result.submission_id, **measured.event_fields(),
+            reference_class=spec.reference if spec else None,
+            var=spec.var if spec else None))
 
     async def _finish(self, result: SubmissionResult) -> None:
         result.status = "done"

@@ -212,7 +212,7 @@ class SessionLink:
 
     def _react(self, events: list[dict[str, Any]], *, replay: bool = False) -> None:
         for e in events:
-            if e.get("type") == "judge_result":
+            if e.get("type") in ("judge_result", "complexity_measured"):
                 self.reactions.put_nowait(e)
             elif e.get("type") == "transcript_final" and not replay and self.metrics:
                 self.metrics.turns.inc()

@@ -206,7 +206,7 @@ def test_the_coding_round_asks_one_code_question_per_revision() -> None:
     assert said.events[1]["type"] == "feedback" and said.events[1]["text"] == nested
     # The same code submitted: judged and discussed, but not read again.
     said = Said()
-    assert round_.on_result(state, _result("r2", "AC", quadratic, "submit"), 20, said)
+    assert round_.on_result(state, _result("r2", "AC", quadratic), 20, said)
     assert len(said.spoken) == 1
     # A new revision that sorts in its loop: the next question, about that line.
     said = Said()

@@ -54,16 +54,33 @@ def test_coding_round_with_the_real_judge(redis_url: str, tmp_path: Path) -> Non
             spoken = until(ws, "feedback")[-1]
             assert spoken["kind"] == "comment" and "complexity" in spoken["text"]
 
+            # After the verdict (never before it) the judge times the accepted code.
+            got = until(ws, "complexity_measured", limit=100)
+            timing = got[-1]
+            assert timing["submission_id"] == result["submission_id"]
+            assert timing["seq"] > result["seq"] and timing["status"] == "measured"
+            assert timing["reference_class"] and len(timing["points"]) >= 3
+
             send(ws, {"type": "submit", "problem_id": "no-such-problem", "language": "python",
                       "code": "print(1)", "kind": "run"})
             assert until(ws, "error")[-1]["code"] == "unknown_problem"
 
-            send(ws, {"type": "end"})
-            until(ws, "session_end")
+            # The complexity talk: a claim is checked against the timing, then the round
+            # (here the interview) wraps up.
+            send(ws, {"type": "answer", "text": "I think it is O(2^n)."})
+            said = [e["text"] for e in until(ws, "feedback") if e["type"] == "feedback"]
+            assert said[0].startswith("You said exponential; your time "), said
+            send(ws, {"type": "answer", "text": "The loop, I suppose."})
+            got = until(ws, "session_end")
+            said = [e["text"] for e in got if e["type"] == "feedback"]
+            assert "That wraps up the coding round." in said
         report = c.get(f"/api/sessions/{s['session_id']}/report",
                        headers={"Authorization": f"Bearer {s['token']}"}).json()
         assert report["coding"]["final_verdict"] == "AC"
-        assert report["coding"]["attempts"] == 2 and report["coding"]["score"] == 1.0
+        assert report["coding"]["attempts"] == 2
+        assert report["coding"]["score_parts"]["correctness"] == 1.0
+        assert report["coding"]["score_parts"]["complexity"] == 0.0  # 2^n was wrong
+        assert report["overall_score"] == report["coding"]["score"] == 0.8
 
 
 def test_concepts_then_coding(redis_url: str, tmp_path: Path) -> None:

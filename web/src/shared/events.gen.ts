@@ -65,6 +65,27 @@ export interface CompileInfo {
   time_ms?: number | null;
 }
 
+/** The judge timed an accepted submission on the problem's generator at growing n (after its verdict): the fitted growth exponent, the time ratio when n doubles, and the reference solution's class (the bank's), for the complexity talk. */
+export interface ComplexityMeasuredEvent {
+  type: "complexity_measured";
+  seq: number;
+  t_ms?: number;
+  submission_id: string;
+  status: "measured" | "too_fast" | "unavailable" | "failed";
+  exponent?: number | null;
+  ratio?: number | null;
+  points?: ComplexityPoint[];
+  sandbox_ms?: number;
+  reason?: string | null;
+  reference_class?: string | null;
+  var?: string | null;
+}
+
+export interface ComplexityPoint {
+  n: number;
+  ms: number;
+}
+
 export interface ErrorEvent {
   type: "error";
   seq: number;
@@ -286,7 +307,8 @@ export type ServerEvent =
   | SessionEndEvent
   | CodeChangeEvent
   | LatencyEvent
-  | ReviewEvent;
+  | ReviewEvent
+  | ComplexityMeasuredEvent;
 
 /** Every `type` the server sends. */
 export const SERVER_EVENT_TYPES: ReadonlySet<string> = new Set<string>([
@@ -308,4 +330,5 @@ export const SERVER_EVENT_TYPES: ReadonlySet<string> = new Set<string>([
   "code_change",
   "latency",
   "review",
+  "complexity_measured",
 ]);
