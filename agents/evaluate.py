@@ -21,6 +21,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
+from agents.fluency import order_factor
 from agents.grading import (
     MISCONCEPTION_ANSWER_FACTOR,
     MISCONCEPTION_POINT_FACTOR,
@@ -54,6 +55,7 @@ KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
 DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
 OFF_TOPIC = "off-topic"
 DONT_KNOW_REASON, SHORT_REASON = "candidate said they do not know", "very short answer"
+WORD_SALAD_REASON, WORD_SALAD_CAP = "words with no sentence around them", 0.0
 _HEDGE = re.compile(r"\b(not sure|(?:do\s*n[o']?t|dont) know|no idea|not certain|"
                     r"(?:can'?t|cannot) remember)\b", re.IGNORECASE)
 OFF_TOPIC_CAP = 0.1
@@ -75,12 +77,18 @@ class Judgement:
     about: str | None = None  # what an off-topic answer is about, when the gate knows
 
 
-def _gate(result: Judgement, cap: float) -> None:
-    """An answer about something else: no point is credited, whatever words it shares."""
-    result.off_topic, result.reason = True, OFF_TOPIC
+def _cap(result: Judgement, cap: float, reason: str) -> None:
+    """No point is credited above ``cap`` and none is quoted, whatever words it shares."""
+    result.reason = reason
     result.score = round(min(result.score, cap), 3)
     for d in result.points:
         d["coverage"], d["evidence"] = min(float(str(d["coverage"])), cap), []
+
+
+def _gate(result: Judgement, cap: float) -> None:
+    """An answer about something else: no point is credited, whatever words it shares."""
+    result.off_topic = True
+    _cap(result, cap, OFF_TOPIC)
 
 
 def _is_keyword_list(answer: str) -> bool:
@@ -122,6 +130,12 @@ def judge(answer: str, points: list[AssessmentPoint],
             "misconceptions": p.misconceptions, "concepts_missing": p.concepts_missing})
     result = Judgement(g.score, point_dicts, g.misconceptions, g.reason, rubric_score=g.score)
     if g.reason == "empty answer":
+        return result
+    order = 1.0 if g.reason == DONT_KNOW_REASON else order_factor(answer)
+    if order == 0.0:
+        # Its words in no sentence order (``agents.fluency``): whatever keywords it shares, it
+        # says nothing, and no clause of it is quoted back as evidence.
+        _cap(result, WORD_SALAD_CAP, WORD_SALAD_REASON)
         return result
     # "I don't know" and one-word answers are what they are, not answers to another question.
     gated = (relevance is not None and relevance.off_topic
@@ -177,6 +191,11 @@ def judge(answer: str, points: list[AssessmentPoint],
         score = min(score, SHORT_CAP)
     elif _is_keyword_list(answer):
         score, result.reason = min(score, KEYWORD_LIST_CAP), "a list of terms, not explained"
+    if order < 1.0:
+        # Between the word-order bars: the credit stands in proportion.
+        score *= order
+        for d in point_dicts:
+            d["coverage"] = round(float(str(d["coverage"])) * order, 3)
     result.score = round(score, 3)
     return result
 

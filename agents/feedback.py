@@ -25,6 +25,8 @@ GUIDANCE_BELOW = 0.6
 FEEDBACK_DEADLINE_S = 0.9  # model wording, at most (and no more than the turn has left)
 GROUNDED_SHARE = 0.6  # share of a model's content words that must come from the question
 DONT_KNOW = "candidate said they do not know"
+WORD_SALAD = "words with no sentence around them"
+NOT_A_SENTENCE = "I could not follow that as a sentence: can you say it in your own words?"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 # Words any feedback uses; they state no fact about the topic.
 _FEEDBACK_WORDS = {stem(w) for w in (
@@ -108,6 +110,10 @@ def bank_feedback(question: Question, evaluation: Evaluation, *,
         suggestion = f"The question was: {question.text}"
         judgement = "So I cannot give it credit yet."
         kind = "correction"
+    elif evaluation.reason == WORD_SALAD:
+        # Words in no order: nothing to quote and nothing to correct yet, only to ask again.
+        evidence, suggestion, judgement = NOT_A_SENTENCE, "", ""
+        kind = "correction"
     elif evaluation.reason == DONT_KNOW and hint_first:
         kind = "guidance"
         evidence = "You said you are not sure, and that is fine."
@@ -172,7 +178,7 @@ class FeedbackAgent:
         kind = fallback.kind
         deadline = model_deadline(self.deadline_s, budget_ends_s)
         if not self.provider.has_model or evaluation.off_topic or (
-                evaluation.reason == DONT_KNOW) or deadline < MIN_MODEL_CALL_S:
+                evaluation.reason in (DONT_KNOW, WORD_SALAD)) or deadline < MIN_MODEL_CALL_S:
             # Nothing for a model to add: the bank wording says it exactly.
             return fallback, []
 

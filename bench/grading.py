@@ -15,6 +15,10 @@
   is fitted or chosen on. Each run is logged in the model card with its reason;
 - ``off_topic``: each bank question answered with another question's reference answer (one
   from another topic, one from the same topic): the share that scores >= 0.3;
+- ``word_salad``: each bank question answered with its own reference answer's words in a random
+  order (its content words alone, and all its words), drawn with a fixed seed: mean and max
+  score (goal: mean <= 0.15, max <= 0.3), the share read as word salad, and how many score
+  at or above the reference's first sentence;
 - ``evidence_location``: where the grader says a point credited in the candidate's own words
   was said (``SemanticGrader.locate``), against the clause the rubric's phrases find for that
   point (bank answers with three or more clauses): how often the quote is that clause, and how
@@ -36,8 +40,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.evaluate import EvaluateAgent, judge
-from agents.grading import clauses, derive_points, grade, quote_for
+from agents.evaluate import WORD_SALAD_REASON, EvaluateAgent, Judgement, judge
+from agents.grading import clauses, content_words, derive_points, grade, quote_for, sentences
 from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.providers.base import LanguageProvider
 from agents.providers.rubric import RubricProvider
@@ -136,12 +140,15 @@ class _Timer:
     def grade(self, combined: bool, question: str, answer: str, knowledge: Knowledge) -> float:
         if not combined:
             return judge(answer, knowledge.points, knowledge.misconceptions).score
+        return self.judge(question, answer, knowledge).score
+
+    def judge(self, question: str, answer: str, knowledge: Knowledge) -> Judgement:
         started = time.perf_counter()
         j = self.agent.judge(question, answer, knowledge)
         ms = 1000 * (time.perf_counter() - started)
         self.ms.append(ms)
         self.by_section.setdefault(self.section, []).append(ms)
-        return j.score
+        return j
 
 
 def _reference_knowledge(reference: str, others: list[str] | None = None) -> Knowledge:
@@ -226,7 +233,7 @@ def _public(timer: _Timer, limit: int | None, *, test: bool = False) -> dict[str
     return out
 
 
-def _off_topic(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
+def _off_topic(bank: QuestionBank, timer: _Timer, draw_wide: bool = True) -> dict[str, Any]:
     knowledge = KnowledgeAgent(bank)
     rng = random.Random(2013)
     questions = sorted(bank.questions.values(), key=lambda q: q.id)
@@ -248,6 +255,8 @@ def _off_topic(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
         result[kind] = {"n": n, "rate_ge_0_3": round(len(passed) / max(1, n), 3),
                         "rubric_only_rate": round(rubric_passed / max(1, n), 3),
                         "examples": passed[:5]}
+    if not draw_wide:
+        return result
     # A wider draw than the one above (whose pairs were looked at while setting the gate):
     # every bank question answered with 8 other-topic references drawn with another seed.
     wide = random.Random(7)
@@ -261,6 +270,35 @@ def _off_topic(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
     result["other_topic_wide"] = {"n": n_wide, "rate_ge_0_3": round(passed_wide / max(1, n_wide),
                                                                       3)}
     return result
+
+
+def _word_salad(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
+    from agents.fluency import words
+
+    knowledge = KnowledgeAgent(bank)
+    rng = random.Random(24)
+    timer.section = "word_salad"
+    out: dict[str, Any] = {}
+    firsts: dict[str, float] = {}
+    for kind in ("content_words", "all_words"):
+        scores, salads, not_below = [], 0, 0
+        for q in sorted(bank.questions.values(), key=lambda q: q.id):
+            k = knowledge.for_question(q)
+            if q.id not in firsts:
+                firsts[q.id] = timer.agent.judge(q.text, sentences(q.reference_answer)[0],
+                                                 k).score
+            ws = list(content_words(q.reference_answer) if kind == "content_words"
+                      else words(q.reference_answer))
+            rng.shuffle(ws)
+            j = timer.judge(q.text, " ".join(ws), k)
+            scores.append(j.score)
+            salads += j.reason == WORD_SALAD_REASON
+            not_below += j.score >= firsts[q.id] and j.score > 0
+        out[kind] = {"n": len(scores), "mean": round(sum(scores) / max(1, len(scores)), 3),
+                     "max": round(max(scores, default=0.0), 3),
+                     "read_as_salad": round(salads / max(1, len(scores)), 3),
+                     "not_below_first_sentence": not_below}
+    return out
 
 
 async def _model_figures(provider: LanguageProvider, bank: QuestionBank, limit: int,
@@ -327,7 +365,7 @@ def _dev_fit(grader: SemanticGrader | None) -> dict[str, Any]:
 
 
 async def run(public_limit: int | None = None, model_limit: int = 0, *,
-              test: bool = False) -> dict[str, Any]:
+              test: bool = False, quick: bool = False) -> dict[str, Any]:
     bank = load_question_bank()
     agent = EvaluateAgent(RubricProvider(), bank=bank)
     agent.warm()  # as the server does at start-up: times are per answer, not per first answer
@@ -345,7 +383,8 @@ async def run(public_limit: int | None = None, model_limit: int = 0, *,
         result["public_dev"] = _public(timer, public_limit)
         if "all" in result["public_dev"]:
             result["public_dev"]["all"] |= _dev_fit(agent.grader)
-        result["off_topic"] = _off_topic(bank, timer)
+        result["off_topic"] = _off_topic(bank, timer, draw_wide=not quick)
+        result["word_salad"] = _word_salad(bank, timer)
         if agent.grader is not None:
             result["evidence_location"] = _evidence_location(bank, agent.grader)
     p50, p95 = percentile(timer.ms, 50), percentile(timer.ms, 95)
@@ -378,6 +417,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--public-limit", type=int, default=None,
                         help="grade at most N answers of each public set (evenly spread)")
+    parser.add_argument("--quick", action="store_true",
+                        help="leave out the wide off-topic draw (784 answers): for tests")
     parser.add_argument("--test", action="store_true",
                         help="grade the public TEST split (unseen questions) instead of the "
                              "dev sets: once per shipped change, logged in "
@@ -386,9 +427,11 @@ def main(argv: list[str]) -> int:
                         help="also measure the configured model's (VIVA_LLM_PROVIDER) "
                              "per-point judgement on the first N bank answers")
     args = parser.parse_args(argv)
-    result = asyncio.run(run(args.public_limit, args.model_limit, test=args.test))
+    result = asyncio.run(run(args.public_limit, args.model_limit, test=args.test,
+                             quick=args.quick))
     if not args.json:
         for key in ("bank_points", "reference_only", "public_dev", "public_unseen", "off_topic",
+                    "word_salad",
                     "evidence_location", "ms_per_answer", "model_voter"):
             if key in result:
                 print(f"{key}: {json.dumps(result[key])}")

@@ -690,6 +690,76 @@ def calibrate(args: argparse.Namespace) -> None:
     print(json.dumps(params), json.dumps(report), file=sys.stderr)
 
 
+# Shares of real dev answers of each length under the soft and the hard bar.
+FLUENCY_REAL_BELOW_SOFT, FLUENCY_REAL_BELOW_HARD = 0.01, 0.002
+
+
+def fluency(args: argparse.Namespace) -> None:
+    """The word-order model (``agents/fluency.py``): class bigrams counted on the training
+    questions' answers and references; each length band's soft and hard bars on ``z`` and the
+    function-word floor set on the dev questions' answers (quantiles of real answers: never a
+    choice by the bank's answers or the test split). Reported: how many of the same answers
+    shuffled (all their words, and their content words alone) each bar catches."""
+    import numpy as np
+
+    from agents.fluency import BANDS, FluencyModel, function_share, judged, words
+    from agents.grading import content_words
+
+    data = Path(args.data)
+    train_rows, dev_rows = _read(data / "train.jsonl"), _read(data / "dev.jsonl")
+    texts = [r["answer"] for r in train_rows] + sorted(
+        {ref for r in train_rows for ref in r["references"]})
+    model = FluencyModel.count(texts)
+    rng = random.Random(13)
+    real = [r["answer"] for r in dev_rows if judged(r["answer"])]
+
+    def shuffled(t: str, content: bool) -> str:
+        w = content_words(t) if content else words(t)
+        rng.shuffle(w)
+        return " ".join(w)
+
+    salad = [s for i, t in enumerate(real) if judged(s := shuffled(t, i % 2 == 1))]
+
+    def band(t: str) -> int:
+        n = len(words(t))
+        return max(i for i, fewest in enumerate(BANDS) if n >= fewest)
+
+    real_z = [(band(t), model.order_z(t)) for t in real]
+    salad_z = [(band(t), model.order_z(t)) for t in salad]
+    bars: list[tuple[int, float, float]] = []
+    per_band: list[dict[str, Any]] = []
+    for i, fewest in enumerate(BANDS):
+        zs = np.array([z for b, z in real_z if b == i])
+        hard, soft = (round(float(np.quantile(zs, q)), 3) for q in (
+            FLUENCY_REAL_BELOW_HARD, FLUENCY_REAL_BELOW_SOFT))
+        hard = max([hard, *(h for _, h, _ in bars)])
+        soft = max([soft, hard, *(s for _, _, s in bars)])
+        bars.append((fewest, hard, soft))
+        caught = [z < hard for b, z in salad_z if b == i]
+        per_band.append({"fewest_words": fewest, "hard_bar": hard, "soft_bar": soft,
+                         "dev_real": len(zs),
+                         "dev_real_under_hard": round(float((zs < hard).mean()), 4),
+                         "dev_real_under_soft": round(float((zs < soft).mean()), 4),
+                         "dev_salads": len(caught),
+                         "dev_salads_under_hard": round(sum(caught) / max(1, len(caught)), 4)})
+    floor = round(float(np.quantile([function_share(t) for t in real],
+                                    FLUENCY_REAL_BELOW_HARD)), 3)
+    fitted = FluencyModel(model.vocabulary, model.unigram, model.bigram, tuple(bars), floor)
+    dest = Path(args.dest)
+    (dest / "fluency.json").write_text(json.dumps(fitted.to_json(), sort_keys=True) + "\n")
+    report_path = dest / "calibration_report.json"
+    report = json.loads(report_path.read_text()) if report_path.exists() else {}
+    flagged_real = sum(fitted.is_salad(t) for t in real) / len(real)
+    flagged_salad = sum(fitted.is_salad(t) for t in salad) / len(salad)
+    report["fluency"] = {
+        "train_texts": len(texts), "dev_real_answers": len(real), "dev_salads": len(salad),
+        "bands": per_band, "function_floor": floor,
+        "dev_real_flagged": round(flagged_real, 4),
+        "dev_salad_flagged": round(flagged_salad, 4)}
+    report_path.write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps(report["fluency"]), file=sys.stderr)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="train_grader")
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -727,8 +797,12 @@ def main(argv: list[str]) -> int:
     c.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
     c.add_argument("--authored-model", default="grader.int8.onnx")
     c.add_argument("--derived-model", default="grader.int8.onnx")
+    f = sub.add_parser("fluency")
+    f.add_argument("--data", required=True)
+    f.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
     args = parser.parse_args(argv)
-    {"prepare": prepare, "train": train, "export": export, "calibrate": calibrate}[args.cmd](args)
+    {"prepare": prepare, "train": train, "export": export, "calibrate": calibrate,
+     "fluency": fluency}[args.cmd](args)
     return 0
 
 
