@@ -58,8 +58,12 @@ def test_coding_round_with_the_real_judge(redis_url: str, tmp_path: Path) -> Non
             got = until(ws, "complexity_measured", limit=100)
             timing = got[-1]
             assert timing["submission_id"] == result["submission_id"]
-            assert timing["seq"] > result["seq"] and timing["status"] == "measured"
-            assert timing["reference_class"] and len(timing["points"]) >= 3
+            assert timing["seq"] > result["seq"] and timing["reference_class"]
+            # A fast reference on some problems stays near the start-up time at the
+            # largest n ("too_fast"): the talk then notes the claim without a check.
+            assert timing["status"] in ("measured", "too_fast"), timing
+            measured: bool = timing["status"] == "measured"
+            assert len(timing["points"]) >= 3
 
             send(ws, {"type": "submit", "problem_id": "no-such-problem", "language": "python",
                       "code": "print(1)", "kind": "run"})
@@ -68,9 +72,10 @@ def test_coding_round_with_the_real_judge(redis_url: str, tmp_path: Path) -> Non
             # The complexity talk: a claim is checked against the timing, then the round
             # (here the interview) wraps up.
             send(ws, {"type": "answer", "text": "I think it is O(2^n)."})
-            said = [e["text"] for e in until(ws, "feedback") if e["type"] == "feedback"]
-            assert said[0].startswith("You said exponential; your time "), said
-            send(ws, {"type": "answer", "text": "The loop, I suppose."})
+            if measured:
+                said = [e["text"] for e in until(ws, "feedback") if e["type"] == "feedback"]
+                assert said[0].startswith("You said exponential; your time "), said
+                send(ws, {"type": "answer", "text": "The loop, I suppose."})
             got = until(ws, "session_end")
             said = [e["text"] for e in got if e["type"] == "feedback"]
             assert "That wraps up the coding round." in said
@@ -79,8 +84,10 @@ def test_coding_round_with_the_real_judge(redis_url: str, tmp_path: Path) -> Non
         assert report["coding"]["final_verdict"] == "AC"
         assert report["coding"]["attempts"] == 2
         assert report["coding"]["score_parts"]["correctness"] == 1.0
-        assert report["coding"]["score_parts"]["complexity"] == 0.0  # 2^n was wrong
-        assert report["overall_score"] == report["coding"]["score"] == 0.8
+        # 2^n was wrong (when there was a timing to check it against)
+        complexity = report["coding"]["score_parts"]["complexity"]
+        assert complexity == (0.0 if measured else None)
+        assert report["overall_score"] == report["coding"]["score"] == (0.8 if measured else 1)
 
 
 def test_concepts_then_coding(redis_url: str, tmp_path: Path) -> None:
