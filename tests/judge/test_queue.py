@@ -61,12 +61,19 @@ async def test_submission_flow_and_revisions(service: JudgeService,
     assert "WA 0/4 -> AC, passed 4/4" in result.diff_summary
     assert result.image.startswith("bwrap") and result.code == GOOD
 
-    events = await EventLog(aredis).range("s1")
+    # The accepted code is timed after its verdict is out (complexity_measured): wait for it.
+    for _ in range(JUDGED_WITHIN_S * 10):
+        events = await EventLog(aredis).range("s1")
+        if events and events[-1]["type"] == "complexity_measured":
+            break
+        await asyncio.sleep(0.1)
     kinds = [e["type"] for e in events]
-    # the WA stops at the sample tier: 1 case; the AC runs all 4
-    assert kinds == ["judge_case", "judge_result"] + ["judge_case"] * 4 + ["judge_result"]
+    # the WA stops at the sample tier: 1 case; the AC runs all 4; the timing never comes first
+    assert kinds == (["judge_case", "judge_result"] + ["judge_case"] * 4 + ["judge_result"]
+                     + ["complexity_measured"])
     assert [e["seq"] for e in events] == sorted(e["seq"] for e in events)
-    final = events[-1]
+    assert events[-1]["submission_id"] == second
+    final = events[-2]
     assert final["submission_id"] == second and final["verdict"] == "AC"
     hidden = [c for c in final["cases"] if c["kind"] == "hidden"]
     assert hidden and all("input" not in c and "expected" not in c for c in hidden)
