@@ -44,9 +44,11 @@ judge-images:
 compose-images:
 	bash scripts/setup-compose.sh
 
+# Unless REDIS_URL names one, make run uses its own Redis (scripts/start-redis.sh: a free
+# port, data under VIVA_DATA_DIR), never a server it did not start.
 run: setup
-	@if [ -z "$$REDIS_URL" ]; then bash scripts/start-redis.sh; fi
-	VIVA_ENV=$${VIVA_ENV:-development} $(VIVA) serve --port $(PORT)
+	@if [ -z "$$REDIS_URL" ]; then REDIS_URL=$$(bash scripts/start-redis.sh) || exit 1; export REDIS_URL; fi; \
+	VIVA_ENV=$${VIVA_ENV:-development} exec $(VIVA) serve --port $(PORT)
 
 test: setup
 	$(PY) -m pytest -q
