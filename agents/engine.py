@@ -598,6 +598,21 @@ class InterviewEngine:
 
         return await self._step(session_id, fn)
 
+    async def make_practice(self, session_id: str, of: str, question_id: str) -> None:
+        """Make a new, not yet started session a practice of ``question_id`` from session
+        ``of``: it asks that one question, grades it the same way, and ends."""
+        if question_id not in self.bank.questions:
+            raise InterviewError("invalid_input", f"no question {question_id!r} in the bank")
+
+        def fn(state: InterviewState) -> StepResult | None:
+            if state.phase != Phase.init:
+                raise InterviewError("started", "a started session cannot become a practice")
+            state.config.practice_of, state.config.practice_question_id = of, question_id
+            state.config.max_questions, state.config.rounds = 1, ["concepts"]
+            return StepResult(events=[self._state_event(state)])
+
+        await self._step(session_id, fn)
+
     async def report(self, session_id: str, state: InterviewState | None = None) -> Report:
         """The session's report; ``state`` when the caller has just loaded it."""
         state = state if state is not None else await self.load(session_id)

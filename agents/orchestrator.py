@@ -74,6 +74,10 @@ class Orchestrator:
     def first(self, state: InterviewState) -> Decision:
         if "concepts" not in state.config.rounds:
             return Decision(Action.coding, reason="coding round only")
+        practice = state.config.practice_question_id
+        if practice is not None and practice in self.bank.questions:
+            return Decision(Action.ask, Pick(self.bank.get(practice), None, Phase.initial),
+                            "practice: the same question again")
         pick = self.questions.warmup(state) or self.questions.next_main(state)
         if pick is None:
             return Decision(Action.final, reason="the bank has no question for this plan")
@@ -98,6 +102,8 @@ class Orchestrator:
             raise TransitionError("decide_next needs an evaluated current turn")
         score = turn.score
         question = self.bank.get(turn.question_id)
+        if state.config.practice_question_id is not None:
+            return Decision(Action.final, reason="practice: the question was answered again")
 
         # Error threshold: N low scores in a row in this series → change series, ease off.
         if state.low_streak >= self.limits.low_score_streak:

@@ -17,6 +17,9 @@ from agents.question_bank import QuestionBank
 from agents.state import InterviewState, Phase, Turn
 
 SHOWN_AT = 0.7  # a point shown well
+# While the interview goes on, what was missed (the bank's points) is not told yet.
+LIVE_NEXT_STEP = ("The points you missed, a next step and the model answer come with the "
+                  "report once the interview has ended.")
 PARTLY_AT = 0.5  # shown in part; below: missed
 
 
@@ -40,7 +43,7 @@ class QuestionResult(BaseModel):
     covered: list[str]  # sentences
     missed: list[str]  # sentences
     next_step: str
-    # Only once the interview has ended: never shown to a live candidate.
+    # Only once the interview has ended (``missed`` too): never shown to a live candidate.
     reference_answer: str | None = None
     missed_points: list[str] = []
 
@@ -110,8 +113,8 @@ def question_results(state: InterviewState, bank: QuestionBank | None = None,
                                 question=t.text, answer=t.answer,
                                 answer_t_ms=t.answered_t_ms, score=t.score)
                        for t in turns],
-            covered=covered, missed=missed,
-            next_step=_next_step(main.text, gaps, hint, answered),
+            covered=covered, missed=missed if ended else [],
+            next_step=_next_step(main.text, gaps, hint, answered) if ended else LIVE_NEXT_STEP,
             reference_answer=question.reference_answer if ended and question else None,
             missed_points=[text for _, text in gaps] if ended else []))
     return out

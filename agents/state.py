@@ -43,6 +43,10 @@ class SessionConfig(BaseModel):
     resume_text: str | None = None
     rounds: list[Literal["concepts", "coding"]] = ["concepts"]
     max_questions: int = 8
+    # A practice session ("try this one again"): the one question it asks again, and the
+    # session of the first attempt (which stays as it was).
+    practice_question_id: str | None = None
+    practice_of: str | None = None
 
 
 class PointScore(BaseModel):

@@ -143,6 +143,9 @@ class Report(BaseModel):
     review: dict[str, Any] | None = None  # a human reviewer's override
     questions: list[QuestionResult] = []  # question by question, as a person reads it
     ended_reason: str | None = None
+    practice_of: str | None = None  # a practice session: the session of the first attempt
+    # Set by the server: {"of", "question_id", "question", "before": {...}, "after": {...}}.
+    practice: dict[str, Any] | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -313,4 +316,5 @@ def final_report(state: InterviewState, coding: dict[str, Any] | None = None,
                for t in state.turns],
         coding=coding, reviewer_flags=flags, review=review,
         questions=question_results(state, bank), ended_reason=state.ended_reason,
+        practice_of=state.config.practice_of,
     )

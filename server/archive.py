@@ -155,8 +155,12 @@ class Archiver:
             events = await self.engine.events.range(session_id, 0)
             recordings = await asyncio.to_thread(self.recordings.entries, session_id)
             revisions = code_revisions(events)
-            report = report_view(await self.engine.report(session_id), events, recordings,
-                                 revisions)
+            from server.routes.practice import practice_comparison
+
+            report = report_view(
+                await practice_comparison(self.engine, self.settings,
+                                          await self.engine.report(session_id)),
+                events, recordings, revisions)
             meta = await self.redis.hgetall(keys.session_meta(session_id))
             token = meta.get("token")
             info = ArchiveInfo(

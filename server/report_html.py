@@ -68,6 +68,36 @@ def _question_html(session_id: str, n: int, q: QuestionResult) -> str:
     return "".join(parts)
 
 
+def _practice_html(report: Report) -> str:
+    """A practice session: the first attempt and this one, side by side."""
+    if not report.practice_of:
+        return ""
+    link = (f"<a data-testid='first-attempt' href='/playback/{esc(report.practice_of)}'>"
+            "the first attempt</a>")
+    p = report.practice
+    if not p:
+        return f"<p>Practice of one question; see {link}.</p>"
+
+    def cell(a: dict[str, Any], testid: str) -> str:
+        answer = f"“{esc(str(a['answer']))}”" if a.get("answer") else "No answer."
+        missed = "".join(f"<li>{esc(m)}</li>" for m in a.get("missed", []))
+        return (f"<td data-testid='{testid}'><p><b>{score_text(a.get('score'))}</b></p>"
+                f"<p>{answer}</p>" + (f"<ul class='missed'>{missed}</ul>" if missed else "")
+                + "</td>")
+
+    return (f"<h2>Practice: before and after</h2><p>“{esc(str(p['question']))}” again; "
+            f"{link} stays as it was.</p><table class='practice'><tr><th>Before</th>"
+            f"<th>After</th></tr><tr>{cell(p['before'], 'practice-before')}"
+            f"{cell(p['after'], 'practice-after')}</tr></table>")
+
+
+def _question_try_again(session_id: str, q: QuestionResult, ended: bool) -> str:
+    if not ended:
+        return ""
+    return (f"<p><a class='try-again' data-testid='try-again' href='/practice/"
+            f"{esc(session_id)}?question={esc(q.question_id)}'>Try this one again</a></p>")
+
+
 def _coding_html(session_id: str, coding: dict[str, Any] | None,
                  revisions: list[dict[str, Any]] | None) -> str:
     rows = (coding or {}).get("revisions") or revision_rows(revisions or [])
@@ -129,7 +159,9 @@ def _profile_line(report: Report) -> str:
 
 
 def render_report_html(report: Report, revisions: list[dict[str, Any]] | None = None) -> str:
+    ended = report.status == "ended"
     questions = "".join(_question_html(report.session_id, i + 1, q)
+                        + _question_try_again(report.session_id, q, ended)
                         for i, q in enumerate(report.questions))
     flags = ("<h2>For the reviewer</h2><ul>"
              + "".join(f"<li>{esc(f)}</li>" for f in report.reviewer_flags) + "</ul>"
@@ -137,11 +169,13 @@ def render_report_html(report: Report, revisions: list[dict[str, Any]] | None = 
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Viva interview report</title>
+<link rel="icon" href="data:,">
 <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
 color:#1d2330}}table{{border-collapse:collapse;width:100%}}td,th{{border-bottom:1px solid #ddd;
 padding:.4rem;vertical-align:top;text-align:left}}.question{{border-top:1px solid #ddd;
 padding:.5rem 0}}blockquote{{margin:.5rem 0;padding:.3rem .8rem;border-left:3px solid #2451c8;
 background:#f3f5fa}}.meta,.when{{color:#5b6475;margin:.2rem 0}}.missed{{color:#8a2c0d}}
+table.practice td{{width:50%}}
 .next{{background:#fff7e0;padding:.3rem .6rem}}details{{margin:.4rem 0}}
 @media print{{body{{margin:0;max-width:none;font-size:11pt}}a{{color:inherit}}
 .question,tr{{break-inside:avoid}}}}</style></head><body>
@@ -150,6 +184,7 @@ background:#f3f5fa}}.meta,.when{{color:#5b6475;margin:.2rem 0}}.missed{{color:#8
 {esc(report.progress)} · {esc(report.difficulty)} questions.</p>
 <p class="score">{_header_score(report)}</p>
 {_profile_line(report)}
+{_practice_html(report)}
 <h2>Question by question</h2>{questions or '<p>No question was answered.</p>'}
 {_coding_html(report.session_id, report.coding, revisions)}
 {_earlier_html(report)}{_review_html(report)}{flags}</body></html>"""

@@ -68,6 +68,11 @@ async def playback_page(session_id: str) -> Response:
     return _shell()
 
 
+@router.api_route("/practice/{session_id}", methods=["GET", "HEAD"])
+async def practice_page(session_id: str) -> Response:
+    return _shell()
+
+
 @router.api_route("/review", methods=["GET", "HEAD"])
 async def review_page() -> Response:
     return _shell()

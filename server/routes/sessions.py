@@ -94,6 +94,9 @@ async def served_report(engine: EngineDep, settings: SettingsDep, session_id: st
     events = await engine.events.range(session_id, 0)
     recordings = await asyncio.to_thread(RecordingStore(settings.data_dir).entries, session_id)
     revisions = code_revisions(events)
+    from server.routes.practice import practice_comparison
+
+    report = await practice_comparison(engine, settings, report)
     return report_view(report, events, recordings, revisions), revisions
 
 

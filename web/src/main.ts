@@ -12,6 +12,7 @@ const ROUTES: [RegExp, PageLoader][] = [
   [/^\/interview\/([^/]+)\/?$/, () => import('./pages/interview/interview-page')],
   [/^\/playback\/([^/]+)\/?$/, () => import('./pages/playback/playback-page')],
   [/^\/review\/?$/, () => import('./pages/review/review-page')],
+  [/^\/practice\/([^/]+)\/?$/, () => import('./pages/practice/practice-page')],
 ];
 
 const root = document.getElementById('app')!;

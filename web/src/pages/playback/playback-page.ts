@@ -73,6 +73,8 @@ interface PlaybackReport {
   questions?: ReportQuestion[];
   strength_notes?: ReportNote[];
   weak_notes?: ReportNote[];
+  /** A practice session ("try this one again"): the session of the first attempt. */
+  practice_of?: string | null;
 }
 
 interface Recorded {
@@ -310,7 +312,7 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
       h('section', { class: 'card' }, h('h2', {}, 'Timeline'), list),
     ),
   );
-  const reportCard = reportSection(report, clips, (ms) => seek(ms, true));
+  const reportCard = reportSection(sessionId, report, clips, (ms) => seek(ms, true));
   if (reportCard) main.append(reportCard);
   let disposed = false;
   void import('./code-view').then(({ MonacoEditor: Editor }) => {
@@ -331,7 +333,7 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
 
 /** The report as the HTML page has it: each question with its answer quoted once and a
  * button to where that answer begins (the same moment the page links to). */
-function reportSection(report: PlaybackReport | null, clips: AudioClip[], jump: (ms: number) => void): HTMLElement | null {
+function reportSection(sessionId: string, report: PlaybackReport | null, clips: AudioClip[], jump: (ms: number) => void): HTMLElement | null {
   if (!report) return null;
   const moment = (tMs: number, quote: string | null | undefined) =>
     h('button', { type: 'button', class: 'link', 'data-testid': 'report-moment', 'data-t': tMs, onclick: () => jump(tMs) }, h('span', { class: 'clock' }, formatDuration(tMs)), quote ? ` “${quote}”` : ' listen');
@@ -346,10 +348,14 @@ function reportSection(report: PlaybackReport | null, clips: AudioClip[], jump: 
       items?.length ? [h('h3', {}, title), h('ul', {}, items.map((n) => h('li', {}, n.sentence, ' ', typeof n.t_ms === 'number' ? moment(at(n.turn_id, n.t_ms), null) : null)))] : [];
     return h('section', { class: 'card playback-report', 'data-testid': 'playback-report' }, heading, notes('Strengths', report.strength_notes), notes('Weak points', report.weak_notes));
   }
+  const practice = report.practice_of
+    ? h('p', { 'data-testid': 'playback-practice-of' }, 'A practice of one question; ', h('a', { href: `/playback/${encodeURIComponent(report.practice_of)}`, 'data-nav': true, 'data-testid': 'first-attempt' }, 'the first attempt'), ' stays as it was.')
+    : null;
   return h(
     'section',
     { class: 'card playback-report', 'data-testid': 'playback-report' },
     heading,
+    practice,
     questions.map((q) =>
       h(
         'article',
@@ -363,6 +369,7 @@ function reportSection(report: PlaybackReport | null, clips: AudioClip[], jump: 
         q.covered.length ? h('ul', { class: 'covered' }, q.covered.map((c) => h('li', {}, c))) : null,
         q.missed.length ? h('ul', { class: 'missed' }, q.missed.map((m) => h('li', {}, m))) : null,
         h('p', { class: 'next-step' }, h('b', {}, 'Next step: '), q.next_step),
+        q.reference_answer ? h('p', {}, h('a', { href: `/practice/${encodeURIComponent(sessionId)}?question=${encodeURIComponent(q.question_id)}`, 'data-nav': true, 'data-testid': 'try-again' }, 'Try this one again')) : null,
         q.reference_answer ? h('details', {}, h('summary', {}, 'Model answer'), h('p', {}, q.reference_answer)) : null,
       ),
     ),
