@@ -90,6 +90,9 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
                           session_seconds=settings.session_minutes * 60),
             coding=JudgeCoding(judge) if judge is not None else None,
             coding_round=CodingRound(wording_for(settings.bank_dir)))
+        for store in (engine.events, engine.states):
+            store.max_events = settings.max_session_events
+            store.idle_ttl_ms = int(settings.session_idle_ttl_hours * 3_600_000)
         voice_loader = VoiceLoader(settings, prewarm_texts=[
             text for q in bank.questions.values()
             for text in (q.text, *(f.text for f in q.followups))])

@@ -196,13 +196,15 @@ class Archiver:
 
     async def _expire(self, session_id: str) -> None:
         ttl_ms = int(self.settings.redis_ttl_after_archive_hours * 3_600_000)
-        if ttl_ms <= 0:
-            return
         async with self.redis.pipeline(transaction=False) as pipe:
             for key in (keys.session_state(session_id), keys.session_events(session_id),
                         keys.session_seq(session_id), keys.session_meta(session_id),
                         f"{keys.PREFIX}:session:{session_id}:review"):
-                pipe.pexpire(key, ttl_ms)
+                # 0: archived sessions stay (the idle TTL every event sets is lifted)
+                if ttl_ms > 0:
+                    pipe.pexpire(key, ttl_ms)
+                else:
+                    pipe.persist(key)
             await pipe.execute()
 
     def request(self, session_id: str, *, only_ended: bool = False,

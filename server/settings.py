@@ -114,6 +114,11 @@ class Settings(BaseSettings):
     abandon_after_minutes: float = 120.0
     archive_sweep_s: float = 60.0
     redis_ttl_after_archive_hours: float = 168.0
+    # Bounds on every session's Redis keys even when no sweep runs: the event stream is
+    # capped (XADD MAXLEN ~, far above the longest interview), and keys with no new event
+    # for `session_idle_ttl_hours` expire (0: never; must exceed abandon_after_minutes).
+    max_session_events: int = Field(default=50_000, ge=10_000)
+    session_idle_ttl_hours: float = Field(default=336.0, ge=0)
 
     # Limits on input
     max_ws_text_bytes: int = 256 * 1024
@@ -152,6 +157,13 @@ class Settings(BaseSettings):
             raise ValueError(f"VIVA_REVIEWER_TOKEN must be set to a real secret outside "
                              f"development (VIVA_ENV={self.env}); for a local try-out run "
                              f"`make run` or set VIVA_ENV=development")
+
+    @model_validator(mode="after")
+    def _idle_ttl_after_abandonment(self) -> Settings:
+        if 0 < self.session_idle_ttl_hours * 60 <= self.abandon_after_minutes:
+            raise ValueError("VIVA_SESSION_IDLE_TTL_HOURS must exceed VIVA_ABANDON_AFTER_MINUTES "
+                             "(an abandoned session is archived before its keys expire)")
+        return self
 
     def turn_taking(self) -> TurnTakingSettings:
         """The turn-taking policy's settings, field for field (``turn_<name>``)."""

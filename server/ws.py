@@ -159,7 +159,7 @@ class Connection:
 
     async def send_unrecorded_error(self, code: str, message: str, *,
                                     count: bool = True) -> None:
-        """An error that cannot be recorded (Redis is down): seq 0 marks it unrecorded."""
+        """An error that is not recorded (Redis is down, or a refused frame): seq 0 marks it."""
         if count and self.metrics is not None:
             self.metrics.errors.inc(code=code, where="ws")
         async with self.lock:
@@ -198,7 +198,7 @@ class SessionLink:
         }
         # Audio bytes a second, set by audio_config from its sample rate.
         self.audio_rate: TokenBucket | None = None
-        self.last_audio_notice = -1.0
+        self.last_frame_notice = -1.0  # binary frames refused: one notice a second
 
     # -- outgoing ---------------------------------------------------------------------
 
@@ -541,26 +541,38 @@ class SessionLink:
 
     async def on_binary(self, data: bytes) -> None:
         if len(data) > self.settings.max_ws_binary_bytes:
-            await self.conn.error("too_large", f"audio frames are limited to "
-                                               f"{self.settings.max_ws_binary_bytes} bytes")
+            await self._refuse_frame("too_large", f"audio frames are limited to "
+                                                  f"{self.settings.max_ws_binary_bytes} bytes")
             return
         if self.voice is None:
-            await self.conn.error("audio_before_config",
-                                  "send {\"type\": \"audio_config\"} before audio frames")
+            await self._refuse_frame("audio_before_config",
+                                     "send {\"type\": \"audio_config\"} before audio frames")
             return
         if self.audio_rate is not None and not self.audio_rate.take(len(data)):
             # Faster than a microphone can produce: dropped before decoding (the STT pool
-            # is shared by every session), with at most one unrecorded notice a second.
-            now = time.monotonic()
-            if self.last_audio_notice < 0 or now - self.last_audio_notice >= 1.0:
-                self.last_audio_notice = now
-                limit = self.audio_rate.rate
-                await self.conn.send_unrecorded_error(
-                    "audio_rate_limited", f"audio arrives faster than real time (over "
-                    f"{limit:g} bytes a second); frames are being dropped: send each frame "
-                    "as it is recorded")
+            # is shared by every session).
+            limit = self.audio_rate.rate
+            await self._refuse_frame(
+                "audio_rate_limited", f"audio arrives faster than real time (over "
+                f"{limit:g} bytes a second); frames are being dropped: send each frame "
+                "as it is recorded")
             return
-        await self._voice_call(self.voice.feed(data))
+        try:
+            await self.voice.feed(data)
+        except AppError as exc:  # a VoiceInputError (odd length, too fast): frame dropped
+            await self._refuse_frame(exc.code, exc.message)
+
+    async def _refuse_frame(self, code: str, message: str) -> None:
+        """A refused binary frame is never recorded: one socket sends thousands a second,
+        and each would be an entry in the session's stream. At most one (unrecorded)
+        notice a second for all of them together; the rest only count in the metrics."""
+        now = time.monotonic()
+        if self.last_frame_notice >= 0 and now - self.last_frame_notice < 1.0:
+            if self.metrics is not None:
+                self.metrics.errors.inc(code=code, where="ws")
+            return
+        self.last_frame_notice = now
+        await self.conn.send_unrecorded_error(code, message)
 
     async def _voice_call(self, call: Any) -> None:
         try:

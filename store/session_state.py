@@ -15,10 +15,12 @@ import redis.asyncio as aioredis
 from pydantic import BaseModel
 
 from store import keys
-from store.events import now_ms
+from store.events import EXPIRE_IDLE_LUA, IDLE_TTL_MS, MAX_EVENTS, now_ms
 
-# KEYS: state, seq, stream, meta. ARGV: expected_version, state_json, now_ms, n, event_json...
+# KEYS: state, seq, stream, meta. ARGV: expected_version, state_json, now_ms, n, max stream
+# length, idle TTL in ms (0: none), event_json...
 _COMMIT = """
+local ttl = tonumber(ARGV[6])
 local current = redis.call('HGET', KEYS[1], 'version')
 local expected = tonumber(ARGV[1])
 if expected == 0 then
@@ -39,10 +41,11 @@ local t_ms = math.max(0, now_ms - tonumber(started))
 local out = {version, t_ms}
 for i = 1, tonumber(ARGV[4]) do
   local seq = redis.call('INCR', KEYS[2])
-  redis.call('XADD', KEYS[3], seq .. '-0', 'seq', seq, 't_ms', t_ms, 'data', ARGV[4 + i])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], seq .. '-0', 'seq', seq, 't_ms', t_ms,
+             'data', ARGV[6 + i])
   table.insert(out, seq)
 end
-return out
+""" + EXPIRE_IDLE_LUA + """return out
 """
 
 M = TypeVar("M", bound=BaseModel)
@@ -66,9 +69,12 @@ class Versioned(Generic[M]):
 class SessionStateStore(Generic[M]):
     """Versioned state documents of one pydantic model type, keyed by session id."""
 
-    def __init__(self, redis: aioredis.Redis, model: type[M]):
+    def __init__(self, redis: aioredis.Redis, model: type[M], *, max_events: int = MAX_EVENTS,
+                 idle_ttl_ms: int = IDLE_TTL_MS):
         self.redis = redis
         self.model = model
+        self.max_events = max_events  # the stream's bound and idle TTL, as store.events
+        self.idle_ttl_ms = idle_ttl_ms
         self._commit = redis.register_script(_COMMIT)
 
     async def load(self, session_id: str) -> Versioned[M] | None:
@@ -91,6 +97,7 @@ class SessionStateStore(Generic[M]):
             keys=[keys.session_state(session_id), keys.session_seq(session_id),
                   keys.session_events(session_id), keys.session_meta(session_id)],
             args=[expected_version, doc.model_dump_json(), now_ms(), len(bodies),
+                  self.max_events, self.idle_ttl_ms,
                   *[json.dumps(b, separators=(",", ":")) for b in bodies]],
         )
         if int(result[0]) == -1:

@@ -67,6 +67,7 @@ def test_a_spoken_turn_over_the_websocket(redis_url: str, tmp_path: Path) -> Non
             error = until(ws, "error", got)
             assert error["code"] in {"audio_not_configured", "audio_before_config"}
             send(ws, {"type": "audio_config", "sample_rate": 16000, "encoding": "pcm_s16le"})
+            time.sleep(1.1)  # refused frames get one (unrecorded) notice a second
             ws.send_bytes(b"\x01\x02\x03")  # odd byte count
             error = until(ws, "error", got)
             assert error["code"] == "bad_audio_frame" and error["message"]

@@ -134,10 +134,9 @@ async def test_a_client_that_reads_nothing_is_bounded_and_loses_nothing(
                 async with redis.pipeline(transaction=False) as pipe:
                     for i in range(start, start + 200):
                         await log._append(
-                            keys=[keys.session_seq(s["session_id"]),
-                                  keys.session_events(s["session_id"]),
-                                  keys.session_meta(s["session_id"])],
-                            args=[json.dumps({"type": "flood", "i": i, "pad": pad}), 0],
+                            keys=log.script_keys(s["session_id"]),
+                            args=log.script_args(json.dumps({"type": "flood", "i": i,
+                                                             "pad": pad})),
                             client=pipe)
                     await pipe.execute()
                 peak = max(peak, (await metrics(base))["viva_fanout_buffered_events"])

@@ -127,8 +127,9 @@ async def test_a_slow_consumer_is_bounded_and_loses_nothing(
         for start in range(0, 2000, 100):
             async with aredis.pipeline(transaction=False) as pipe:
                 for i in range(start, start + 100):
-                    await log._append(keys=log_keys("slow"),
-                                      args=[f'{{"type":"x","i":{i}}}', 0], client=pipe)
+                    await log._append(keys=log.script_keys("slow"),
+                                      args=log.script_args(f'{{"type":"x","i":{i}}}'),
+                                      client=pipe)
                 await pipe.execute()
             peak = max(peak, slow.pending)
             await asyncio.sleep(0)
@@ -139,13 +140,6 @@ async def test_a_slow_consumer_is_bounded_and_loses_nothing(
         slow_got = await collect(slow, log, 2000)
     assert [e["seq"] for e in slow_got] == list(range(1, 2001))
     assert [e["seq"] for e in other_got] == list(range(1, 2001))
-
-
-def log_keys(session_id: str) -> list[str]:
-    from store import keys
-
-    return [keys.session_seq(session_id), keys.session_events(session_id),
-            keys.session_meta(session_id)]
 
 
 async def test_reader_survives_redis_restart(tmp_path: Path) -> None:
