@@ -35,7 +35,7 @@ from server.archived_session import (
     ArchivedSession,
     ArchiveInfo,
     load_archive,
-    token_digest,
+    stored_token_digest,
 )
 from server.recording import code_revisions, render_report_html, webvtt
 from server.report_view import report_view
@@ -162,12 +162,11 @@ class Archiver:
                                           await self.engine.report(session_id)),
                 events, recordings, revisions)
             meta = await self.redis.hgetall(keys.session_meta(session_id))
-            token = meta.get("token")
             info = ArchiveInfo(
                 session_id=session_id, candidate_id=state.config.candidate_id,
                 role=state.config.role, mode=state.config.mode, status=state.phase.value,
                 ended_reason=state.ended_reason,
-                token_sha256=token_digest(token) if token else None,
+                token_sha256=stored_token_digest(meta),
                 archived_at=datetime.now(UTC).isoformat(timespec="seconds"),
                 last_seq=events[-1]["seq"] if events else 0, events=len(events),
                 recordings=len(recordings), overall_score=report.overall_score,

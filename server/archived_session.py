@@ -11,16 +11,17 @@
     audio.jsonl       one RecordingEntry a line (store.recordings)
     audio/            the recordings
 
-Also ``viva export`` (a .tar.gz of that folder) and ``viva import`` (back into the data dir).
+Also ``viva export`` (a .tar.gz of that folder) and ``viva import`` (back into the data dir,
+``server.archive_import``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import io
 import json
 import tarfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,6 @@ from store.recordings import RecordingStore, valid_session_id
 
 ARCHIVE_MARK = "archive.json"
 FORMAT_VERSION = 1
-MAX_IMPORT_BYTES = 2 << 30  # 2 GiB unpacked: a 45-minute interview is a few MB
 
 
 class ArchiveInfo(BaseModel):
@@ -51,8 +51,25 @@ class ArchiveInfo(BaseModel):
     flags: list[str] = []
 
 
+# Served with every report page: an archive is a file someone may have imported, so its HTML
+# runs no script, loads nothing and cannot be framed, and no response is content-sniffed.
+REPORT_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+                               "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def stored_token_digest(meta: Mapping[str, str]) -> str | None:
+    """The token hash of a live session, from its Redis meta hash (None: it has no token)."""
+    if meta.get("token_sha256"):
+        return meta["token_sha256"]
+    token = meta.get("token")
+    return token_digest(token) if token else None
 
 
 class ArchivedSession:
@@ -155,47 +172,3 @@ def export_archive(data_dir: Path, session_id: str, dest: Path) -> Path:
     target = dest / session_id
     shutil.copytree(archived.folder, target, dirs_exist_ok=True)
     return target
-
-
-def import_archive(data_dir: Path, source: Path) -> str:
-    """Read an exported archive (a .tar.gz or a folder) into ``data_dir``; returns its id.
-
-    Only regular files under one ``<session_id>/`` folder are taken: no links, no absolute or
-    ``..`` paths (a crafted archive cannot write outside the data dir)."""
-    store = RecordingStore(data_dir)
-    if source.is_dir():
-        info = ArchiveInfo.model_validate_json((source / ARCHIVE_MARK).read_text())
-        import shutil
-
-        shutil.copytree(source, store.session_dir(info.session_id), dirs_exist_ok=True)
-        return info.session_id
-    with tarfile.open(source, "r:*") as tar:
-        members = [m for m in tar.getmembers() if m.isfile()]
-        roots = {Path(m.name).parts[0] for m in members if Path(m.name).parts}
-        if len(roots) != 1:
-            raise ValueError("an archive holds exactly one session folder")
-        session_id = roots.pop()
-        folder = store.session_dir(session_id)  # validates the id
-        if sum(m.size for m in members) > MAX_IMPORT_BYTES:
-            raise ValueError("archive too large")
-        mark = next((m for m in members if m.name == f"{session_id}/{ARCHIVE_MARK}"), None)
-        if mark is None:
-            raise ValueError(f"no {ARCHIVE_MARK} in the archive: not a Viva export")
-        for member in members:
-            rel = Path(member.name)
-            if rel.is_absolute() or ".." in rel.parts:
-                raise ValueError(f"unsafe path in archive: {member.name}")
-            target = folder.joinpath(*rel.parts[1:])
-            target.parent.mkdir(parents=True, exist_ok=True)
-            extracted = tar.extractfile(member)
-            if extracted is None:
-                continue
-            # The mark is written last, so a half-imported folder never reads as whole.
-            if member is not mark:
-                target.write_bytes(extracted.read())
-        mark_file = tar.extractfile(mark)
-        assert mark_file is not None
-        data = io.BytesIO(mark_file.read()).getvalue()
-        ArchiveInfo.model_validate_json(data)
-        (folder / ARCHIVE_MARK).write_bytes(data)
-    return session_id

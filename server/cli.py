@@ -81,7 +81,7 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from server.offline import import_command
 
-    return import_command(args.source)
+    return import_command(args.source, replace=args.replace)
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -166,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     export.set_defaults(func=_export)
     imp = sub.add_parser("import", help="read an exported archive into VIVA_DATA_DIR")
     imp.add_argument("source", help="an exported .tar.gz or folder")
+    imp.add_argument("--replace", action="store_true",
+                     help="overwrite a session that is live or already archived (its token "
+                          "stays the one it had)")
     imp.set_defaults(func=_import)
     grade = sub.add_parser("grade", help="grade answers: --batch FILE.jsonl")
     grade.add_argument("--batch", required=True)

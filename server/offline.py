@@ -4,8 +4,10 @@ no server needed."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisDown
 
@@ -13,10 +15,12 @@ from agents.engine import InterviewEngine, InterviewError
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import load_question_bank
 from server.archive import Archiver
-from server.archived_session import export_archive, import_archive, load_archive
+from server.archive_import import LiveSession, import_archive
+from server.archived_session import export_archive, load_archive, stored_token_digest
 from server.recording import code_revisions, render_report_html, webvtt
 from server.report_view import report_view
 from server.settings import get_settings
+from store import keys
 from store.recordings import RecordingStore
 
 
@@ -76,10 +80,28 @@ async def export_command(session_id: str, out: str | None) -> int:
     return 0
 
 
-def import_command(source: str) -> int:
+def live_session_lookup(redis_url: str) -> Callable[[str], LiveSession | None]:
+    """Whether Redis has a session (its state or meta key), and its token hash."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+
+    def lookup(session_id: str) -> LiveSession | None:
+        if not client.exists(keys.session_state(session_id), keys.session_meta(session_id)):
+            return None
+        return LiveSession(stored_token_digest(client.hgetall(keys.session_meta(session_id))))
+    return lookup
+
+
+def import_command(source: str, replace: bool = False) -> int:
     settings = get_settings()
     try:
-        session_id = import_archive(settings.data_dir, Path(source))
+        session_id = import_archive(settings.data_dir, Path(source), replace=replace,
+                                    live=live_session_lookup(settings.redis_url))
+    except RedisDown as exc:
+        # A live session may not be overwritten: without Redis that cannot be checked.
+        print(f"error: cannot import {source}: Redis at REDIS_URL is unreachable ({exc}), so "
+              "whether the session is live cannot be checked; start Redis and retry",
+              file=sys.stderr)
+        return 1
     except (OSError, ValueError) as exc:
         print(f"error: cannot import {source}: {exc}", file=sys.stderr)
         return 1

@@ -96,7 +96,8 @@ class RecordingStore:
         if not FILE_NAME.match(name) or name.startswith("."):
             return None
         path = self.session_dir(session_id) / "audio" / name
-        return path if path.is_file() else None
+        # a link (an archive imported before imports refused them) is never followed
+        return path if path.is_file() and not path.is_symlink() else None
 
     def prune(self, retention_days: float, now: float | None = None) -> int:
         """Delete audio folders older than ``retention_days`` (0 keeps everything).

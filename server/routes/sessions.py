@@ -17,7 +17,12 @@ from agents.state import InterviewState, SessionConfig
 from agents.summary import Report, progress_of
 from core.events import ReviewEvent
 from server.archive import review_record
-from server.archived_session import ArchivedSession, list_archives, load_archive
+from server.archived_session import (
+    REPORT_PAGE_HEADERS,
+    ArchivedSession,
+    list_archives,
+    load_archive,
+)
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
 from server.errors import NotFound
 from server.recording import code_revisions, events_ndjson, render_report_html, webvtt
@@ -114,9 +119,9 @@ async def report_page(session_id: str, access: SessionAccess, engine: EngineDep,
                       settings: SettingsDep) -> HTMLResponse:
     state = await _state_or_archive(engine, settings, session_id)
     if isinstance(state, ArchivedSession):
-        return HTMLResponse(state.report_html())
+        return HTMLResponse(state.report_html(), headers=REPORT_PAGE_HEADERS)
     report, revisions = await served_report(engine, settings, session_id, state)
-    return HTMLResponse(render_report_html(report, revisions))
+    return HTMLResponse(render_report_html(report, revisions), headers=REPORT_PAGE_HEADERS)
 
 
 @router.get("/api/sessions/{session_id}/events")

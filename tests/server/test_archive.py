@@ -17,7 +17,8 @@ import redis
 
 from realtime.recorder import Recording
 from realtime.recording_writer import RecordingWriter
-from server.archived_session import import_archive, load_archive
+from server.archive_import import import_archive
+from server.archived_session import load_archive
 from store.recordings import RecordingStore
 from tests.server.support import client, create_session, send, until
 

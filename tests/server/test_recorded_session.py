@@ -23,7 +23,8 @@ import soxr
 
 from audio.recording_codec import decoded_seconds
 from audio.speech_set import REPO_SET, load_speech_set
-from server.archived_session import export_archive, import_archive
+from server.archive_import import import_archive
+from server.archived_session import export_archive
 from tests.conftest import ROOT
 from tests.realtime.test_voice_ws import receive, types
 from tests.realtime.test_voice_ws import stream as ws_stream
