@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -48,6 +49,13 @@ log = logging.getLogger("viva.archive")
 
 EXTENSIONS = {"python": "py", "c": "c", "cpp": "cpp", "java": "java", "go": "go",
               "javascript": "js"}
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
 
 
 def _write(path: Path, data: str) -> None:
@@ -119,6 +127,7 @@ class Archiver:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self.lock_ms = 120_000  # the archive lock's expiry
 
     # -- one session ----------------------------------------------------------------
 
@@ -127,8 +136,10 @@ class Archiver:
         """The session's archive lock (one writer across processes), waited for up to
         ``wait_s``; yields whether it is held, and releases it after."""
         lock = f"{keys.PREFIX}:session:{session_id}:archive_lock"
+        mine = secrets.token_hex(16)  # who holds it: only the holder may release it
         deadline = time.monotonic() + wait_s
-        while not (held := bool(await self.redis.set(lock, "1", nx=True, px=120_000))):
+        while not (held := bool(await self.redis.set(lock, mine, nx=True,
+                                                     px=self.lock_ms))):
             if time.monotonic() >= deadline:
                 break
             await asyncio.sleep(0.05)
@@ -136,7 +147,9 @@ class Archiver:
             yield held
         finally:
             if held:
-                await self.redis.delete(lock)
+                # Compare and delete in one step: a slow archiver whose lock expired (and
+                # was taken by another process) leaves the other's lock alone.
+                await self.redis.eval(_RELEASE, 1, lock, mine)
 
     async def archive(self, session_id: str, only_ended: bool = False) -> Path | None:
         """Write the session's folder from Redis; None when Redis no longer has it (or,

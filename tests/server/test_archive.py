@@ -4,6 +4,7 @@ deletes old audio only; an import refuses paths outside its folder. Real Redis."
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
@@ -14,11 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import redis
+import redis.asyncio as aioredis
 
 from realtime.recorder import Recording
 from realtime.recording_writer import RecordingWriter
 from server.archive_import import import_archive
 from server.archived_session import load_archive
+from server.settings import Settings
 from store.recordings import RecordingStore
 from tests.server.support import client, create_session, send, until
 
@@ -202,3 +205,25 @@ def test_the_sample_archive_imports_and_plays_back(redis_url: str, tmp_path: Pat
         assert {s["turn_id"] for s in state["scores"]} == {
             e["turn_id"] for e in graded if e.get("turn_id") and e.get("score") is not None}
         assert c.get(f"/api/sessions/{sid}/audio").status_code == 401
+
+
+async def test_a_slow_archiver_does_not_release_anothers_lock(
+        aredis: aioredis.Redis, tmp_path: Path) -> None:
+    """Issue 23, item 6: the archive lock is released only by its holder."""
+    from server.archive import Archiver
+
+    settings = Settings(env="test", reviewer_token="a-real-secret-123", data_dir=tmp_path)
+    slow, other = (Archiver(aredis, None, settings) for _ in range(2))  # type: ignore[arg-type]
+    slow.lock_ms = 200
+    lock = "viva:session:abc:archive_lock"
+    slow_hold = slow._locked("abc")
+    assert await slow_hold.__aenter__()
+    async with other._locked("abc") as taken:
+        assert not taken  # held: the other process does not get it
+    await asyncio.sleep(0.4)  # the slow one's lock expired...
+    async with other._locked("abc") as taken:  # ...and the other process took it
+        assert taken
+        theirs = await aredis.get(lock)
+        await slow_hold.__aexit__(None, None, None)  # the slow one finishes, releasing
+        assert await aredis.get(lock) == theirs  # the other's lock is untouched
+    assert await aredis.get(lock) is None  # released by its holder
