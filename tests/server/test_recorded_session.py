@@ -26,7 +26,7 @@ from audio.speech_set import REPO_SET, load_speech_set
 from server.archive_import import import_archive
 from server.archived_session import export_archive
 from tests.conftest import ROOT
-from tests.realtime.test_voice_ws import receive, types
+from tests.realtime.test_voice_ws import receive, types, until
 from tests.realtime.test_voice_ws import stream as ws_stream
 from tests.server.support import client, create_session, send
 
@@ -293,6 +293,7 @@ def run_viva(data_dir: Path, redis_url: str, *args: str) -> str:
     return out.stdout
 
 
+@pytest.mark.timeout(180)
 def test_a_barge_in_keeps_only_what_was_heard(redis_url: str, tmp_path: Path) -> None:
     """The candidate talks over the first question: its recording ends at the stop."""
     with client(redis_url, tmp_path) as c:
@@ -302,11 +303,13 @@ def test_a_barge_in_keeps_only_what_was_heard(redis_url: str, tmp_path: Path) ->
             send(ws, {"type": "start"})
             send(ws, {"type": "audio_config", "sample_rate": 16000, "encoding": "pcm_s16le"})
             got: list[Any] = []
-            while "tts_start" not in types(got):
+            until(ws, "tts_start", got)
+            # A person talks over a question they hear: its first audio has arrived. (Talking
+            # before any was sent leaves no interviewer recording at all: nothing was heard.)
+            while not any(isinstance(i, bytes) for i in got):
                 got.append(receive(ws))
             ws_stream(ws, np.concatenate([pcm_of("arctic_a0009.wav"), room(2.5)]))
-            while "transcript_final" not in types(got):
-                got.append(receive(ws))
+            until(ws, "transcript_final", got)
         kinds = [i if isinstance(i, bytes) else i["type"] for i in got]
         until_stop = got[:kinds.index("tts_stop")] if "tts_stop" in kinds else got
         sent = sum(len(i) for i in until_stop if isinstance(i, bytes))
