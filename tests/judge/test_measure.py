@@ -34,6 +34,19 @@ def test_the_ladder_grows_the_varied_parameters_together(registry: ProblemRegist
     assert [n for n, _ in sizes] == sorted({n for n, _ in sizes}) and sizes[0][0] < 50
 
 
+def test_a_fast_solution_is_timed_past_the_largest_input_while_it_stays_small(
+        registry: ProblemRegistry) -> None:
+    from judge.measure import BEYOND_MAX_BYTES, _beyond
+
+    problem = registry.get("max-subarray-sum")
+    assert problem is not None and problem.measure is not None
+    largest = problem.measure.generate["n"]
+    beyond = _beyond(problem)
+    assert list(beyond) == [largest * 2, largest * 4]  # 8x would pass the byte cap
+    assert all(len(data) <= BEYOND_MAX_BYTES for data in beyond.values())
+    assert [int(data.split()[0]) for data in beyond.values()] == list(beyond)
+
+
 @pytest.mark.slow
 async def test_a_quadratic_and_a_linear_solution_get_different_classes(
         registry: ProblemRegistry, bwrap: SandboxBackend) -> None:
