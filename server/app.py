@@ -28,6 +28,7 @@ from server.errors import install_error_handlers
 from server.ip_limits import ClientIpLimits
 from server.metrics import Metrics
 from server.settings import Settings, get_settings
+from server.tickets import TicketLinks
 from server.voice_loader import VoiceLoader
 from store.event_fanout import EventFanout
 from store.redis_pool import reader_client, request_client
@@ -131,7 +132,13 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
             await fanout.aclose()
             await redis.aclose()
 
-    app = FastAPI(title="Viva", version="0.1.0", lifespan=lifespan)
+    # The API's own pages (/docs, /openapi.json) map every route for whoever asks: only a
+    # development server serves them. The contract is shared/design/contract.md.
+    docs = settings.env == "development"
+    app = FastAPI(title="Viva", version="0.1.0", lifespan=lifespan,
+                  docs_url="/docs" if docs else None, redoc_url=None,
+                  openapi_url="/openapi.json" if docs else None)
+    app.add_middleware(TicketLinks)
     app.add_middleware(BodyLimit, max_bytes=settings.max_http_body_bytes)
     # Added last = outermost: a client over its per-IP budget costs nothing further.
     app.add_middleware(ClientIpLimits, settings=settings)

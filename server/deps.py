@@ -10,9 +10,10 @@ import redis.asyncio as aioredis
 from fastapi import Depends, Request
 
 from agents.engine import InterviewEngine
-from server.archived_session import load_archive
+from server.archived_session import load_archive, stored_token_digest, token_digest
 from server.errors import Forbidden, NotFound, Unauthorized
 from server.settings import Settings
+from server.tickets import cookie_name, link_grant
 from store import keys
 
 
@@ -42,11 +43,24 @@ class Access:
     reviewer: bool
 
 
-def bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
+def header_token(authorization: str | None) -> str | None:
+    """The value of an ``Authorization: Bearer`` header (the only place a token may travel)."""
+    header = authorization or ""
     if header.lower().startswith("bearer "):
         return header[7:].strip() or None
-    return request.query_params.get("token")
+    return None
+
+
+URL_TOKEN_REFUSED = ("a token is never accepted in a URL (it would end up in logs and "
+                     "history): send `Authorization: Bearer <token>`, or put a one-time "
+                     "ticket from POST /api/sessions/{id}/ticket in the URL as ?ticket=")
+
+
+def bearer(request: Request) -> str | None:
+    token = header_token(request.headers.get("authorization"))
+    if token is None and "token" in request.query_params:
+        raise Unauthorized(URL_TOKEN_REFUSED)
+    return token
 
 
 # Issued tokens are token_urlsafe(24); anything longer or outside printable ASCII is
@@ -79,7 +93,7 @@ async def check_session_token(redis: aioredis.Redis, settings: Settings, session
                 load_archive(settings.data_dir, session_id) is None:
             raise NotFound(f"no session {session_id!r}")
         return Access(session_id, True)
-    stored = await redis.hget(keys.session_meta(session_id), "token")
+    stored = stored_token_digest(await redis.hgetall(keys.session_meta(session_id)))
     if stored is None:
         # Its Redis keys expired: the archive keeps the token's hash.
         archived = load_archive(settings.data_dir, session_id)
@@ -88,15 +102,25 @@ async def check_session_token(redis: aioredis.Redis, settings: Settings, session
         if not archived.token_matches(token):
             raise Forbidden("this token does not belong to that session")
         return Access(session_id, False)
-    if not _same(str(stored), token):
+    if not _same(stored, token_digest(token)):
         raise Forbidden("this token does not belong to that session")
     return Access(session_id, False)
 
 
 async def access_for(request: Request, session_id: str) -> Access:
-    """Used by routes (and the judge's): the caller's access to ``session_id``."""
-    return await check_session_token(request.app.state.redis, request.app.state.settings,
-                                     session_id, bearer(request))
+    """Used by routes (and the judge's): the caller's access to ``session_id``.
+
+    A bearer header first; for a page a browser loads by URL (GET), the link cookie a
+    ticket was redeemed into (server/tickets.py). Cookies open nothing that writes: a
+    state-changing request always carries the header, so a cross-site form cannot."""
+    token = bearer(request)
+    redis: aioredis.Redis = request.app.state.redis
+    if token is None and request.method in ("GET", "HEAD"):
+        grant = await link_grant(redis, request.cookies.get(cookie_name(session_id)),
+                                 session_id)
+        if grant is not None:
+            return Access(session_id, grant.reviewer)
+    return await check_session_token(redis, request.app.state.settings, session_id, token)
 
 
 def require_reviewer(request: Request) -> Access:

@@ -8,6 +8,7 @@ process's memory) are read when scraped, not mirrored.
 
 from __future__ import annotations
 
+import hmac
 import math
 import os
 import resource
@@ -17,6 +18,9 @@ from typing import Any
 import redis.exceptions
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
+
+from server.deps import header_token, well_formed
+from server.errors import Unauthorized
 
 router = APIRouter()
 
@@ -199,7 +203,15 @@ def render(metrics: Metrics, collected: list[tuple[str, str, str, float]]) -> st
 
 @router.get("/metrics", response_class=PlainTextResponse, include_in_schema=False)
 async def metrics_endpoint(request: Request) -> PlainTextResponse:
+    """For the operator's scraper only: the figures show load, errors and sessions."""
     state = request.app.state
+    settings = state.settings
+    token = header_token(request.headers.get("authorization"))
+    allowed = [t for t in (settings.metrics_token, settings.reviewer_token) if t]
+    if token is None or not well_formed(token) or not any(
+            hmac.compare_digest(token.encode(), t.encode()) for t in allowed):
+        raise Unauthorized("metrics want `Authorization: Bearer` with VIVA_METRICS_TOKEN "
+                           "(or the reviewer token)")
     collected = await _collected(state) + _process_figures()
     return PlainTextResponse(render(state.metrics, collected),
                              media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -188,3 +188,15 @@ table.practice td{{width:50%}}
 <h2>Question by question</h2>{questions or '<p>No question was answered.</p>'}
 {_coding_html(report.session_id, report.coding, revisions)}
 {_earlier_html(report)}{_review_html(report)}{flags}</body></html>"""
+
+
+def no_access_html(reason: str) -> str:
+    """What a browser that holds no credential for a report sees: a page, not raw JSON."""
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<title>Viva report: no access</title></head><body style='font-family:sans-serif;"
+        "max-width:40em;margin:3em auto'><h1>This report is not open to this browser</h1>"
+        "<p>Reports open from the interview's own page (or a reviewer's) in the browser "
+        "where it was taken: use <b>Open your report</b> there, or the lobby's list of "
+        f"your interviews.</p><p data-testid='no-access-reason'>{esc(reason)}</p>"
+        "<p><a href='/' data-testid='back-to-lobby'>Back to the lobby</a></p></body></html>")

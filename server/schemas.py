@@ -28,6 +28,11 @@ class SessionCreated(BaseModel):
     ws_url: str
 
 
+class TicketIssued(BaseModel):
+    ticket: str
+    expires_in_s: int
+
+
 class SessionPublic(BaseModel):
     session_id: str
     candidate_id: str

@@ -7,10 +7,10 @@ import secrets
 from collections.abc import MutableMapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from judge.settings import CODE_BYTES_CEILING, JudgeSettings
 from realtime.end_of_turn import TurnTakingSettings
@@ -47,6 +47,16 @@ class Settings(BaseSettings):
     # one is generated; `viva serve` exports it to its workers and writes it to
     # `data_dir/reviewer-token` (0600), never to the log.
     reviewer_token: str = ""
+    # Credentials in URLs (server/tickets.py): a ticket is good for one use within this
+    # many seconds; the link cookie a page link redeems it into lasts this many hours.
+    ticket_ttl_s: int = Field(default=60, ge=5, le=3600)
+    link_cookie_hours: float = Field(default=12.0, gt=0, le=24 * 30)
+    # Browser origins whose pages may open an interview websocket, besides the server's own
+    # (comma-separated, e.g. "https://viva.example.org"). A handshake from any other origin
+    # is refused: another site's page must not drive a candidate's session.
+    allowed_origins: Annotated[list[str], NoDecode] = []
+    # `GET /metrics` wants `Authorization: Bearer` with this token (or the reviewer token).
+    metrics_token: str = ""
 
     # Interview engine
     llm_provider: Literal["rubric", "openai", "local"] = "rubric"
@@ -150,6 +160,13 @@ class Settings(BaseSettings):
         if self.reviewer_token.lower() in PLACEHOLDER_SECRETS:
             self.reviewer_token = secrets.token_urlsafe(24) if self.env == "development" else ""
         return self
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _origins_from_text(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip().rstrip("/") for part in value.split(",") if part.strip()]
+        return value
 
     def require_reviewer_token(self) -> None:
         """Before serving: outside development the operator must have set a real token."""

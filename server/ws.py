@@ -40,10 +40,12 @@ from core.events import (
     wire,
 )
 from core.tasks import Supervisor
-from server.deps import check_session_token
+from server.deps import check_session_token, header_token
+from server.errors import Forbidden, Unauthorized
 from server.metrics import Metrics
 from server.rate_limit import TokenBucket
 from server.settings import Settings
+from server.tickets import TICKET_PARAM, redeem_ticket
 from server.ws_messages import (
     KNOWN_TYPES,
     Answer,
@@ -587,14 +589,48 @@ def audio_bucket(settings: Settings, sample_rate: int) -> TokenBucket:
     return TokenBucket(real_time * settings.audio_rate_factor, real_time * settings.audio_burst_s)
 
 
+def origin_refusal(ws: WebSocket, settings: Settings) -> str | None:
+    """Why a browser page of another origin may not open this socket (None: it may).
+
+    Browsers send ``Origin`` on every websocket handshake and let any page open one, with
+    no same-origin rule: without this check, another site's page holding a ticket could
+    drive the session. Clients that are not browsers send no Origin and are not limited."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return None
+    origin = origin.rstrip("/")
+    host = ws.headers.get("host", "")
+    own = {f"http://{host}", f"https://{host}"}
+    if origin in own or origin in settings.allowed_origins:
+        return None
+    return (f"this page's origin ({origin[:80]}) may not open an interview socket: "
+            "add it to VIVA_ALLOWED_ORIGINS")
+
+
+async def socket_access(ws: WebSocket, settings: Settings, session_id: str) -> None:
+    """A one-time ``?ticket=``, or an ``Authorization: Bearer`` header. ``?token=`` is still
+    read for clients of the migration period (the contract's), and never logged."""
+    redis_client = ws.app.state.redis
+    ticket = ws.query_params.get(TICKET_PARAM)
+    if ticket is not None:
+        if await redeem_ticket(redis_client, ticket, session_id) is None:
+            raise Unauthorized("this ticket is unknown, used or expired: ask for a new one "
+                               f"(POST /api/sessions/{session_id}/ticket)")
+        return
+    token = header_token(ws.headers.get("authorization")) or ws.query_params.get("token")
+    await check_session_token(redis_client, settings, session_id, token)
+
+
 @router.websocket("/ws/sessions/{session_id}")
 async def session_socket(ws: WebSocket, session_id: str) -> None:
     app_state = ws.app.state
     settings: Settings = app_state.settings
     await ws.accept()
     try:
-        await check_session_token(app_state.redis, settings, session_id,
-                                  ws.query_params.get("token"))
+        refused_origin = origin_refusal(ws, settings)
+        if refused_origin is not None:
+            raise Forbidden(refused_origin)
+        await socket_access(ws, settings, session_id)
     except AppError as exc:
         await ws.send_text(json.dumps(unrecorded_error(exc.code, exc.message)))
         await ws.close(code=CLOSE_POLICY)

@@ -55,3 +55,13 @@ def judge_submission_finished(submission_id: str) -> str:
 def judge_revisions(session_id: str, problem_id: str) -> str:
     """The submission ids of one session's problem, in revision order."""
     return f"judge:revs:{session_id}:{problem_id}"
+
+
+def ticket(digest: str) -> str:
+    """A one-time ticket, by the SHA-256 of its value (the value itself is never stored)."""
+    return f"{PREFIX}:ticket:{digest}"
+
+
+def link(digest: str) -> str:
+    """A page link's cookie, by the SHA-256 of its value: the grant it opened."""
+    return f"{PREFIX}:link:{digest}"

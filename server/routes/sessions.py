@@ -22,12 +22,21 @@ from server.archived_session import (
     ArchivedSession,
     list_archives,
     load_archive,
+    token_digest,
 )
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, require_reviewer
-from server.errors import NotFound
+from server.errors import Forbidden, NotFound, Unauthorized
 from server.recording import code_revisions, events_ndjson, render_report_html, webvtt
+from server.report_html import no_access_html
 from server.report_view import report_view
-from server.schemas import ReviewOverride, SessionCreate, SessionCreated, SessionPublic
+from server.schemas import (
+    ReviewOverride,
+    SessionCreate,
+    SessionCreated,
+    SessionPublic,
+    TicketIssued,
+)
+from server.tickets import Grant, issue_ticket
 from store import keys
 from store.recordings import RecordingStore
 
@@ -44,12 +53,30 @@ async def create_session(body: SessionCreate, request: Request, engine: EngineDe
         max_questions=body.max_questions or settings.max_questions)
     state = await engine.create(config)
     token = secrets.token_urlsafe(24)
+    # Only the token's hash is kept, as in the archive: a copy of Redis opens no session.
     await redis.hset(keys.session_meta(state.session_id),
-                     mapping={"token": token, "candidate_id": body.candidate_id})
+                     mapping={"token_sha256": token_digest(token),
+                              "candidate_id": body.candidate_id})
     request.app.state.metrics.sessions_created.inc()
+    ticket = await issue_ticket(redis, Grant(state.session_id, reviewer=False),
+                                settings.ticket_ttl_s)
+    return SessionCreated(session_id=state.session_id, token=token,
+                          ws_url=ws_url_for(request, state.session_id, ticket))
+
+
+def ws_url_for(request: Request, session_id: str, ticket: str) -> str:
     scheme = "wss" if request.url.scheme == "https" else "ws"
-    ws_url = f"{scheme}://{request.url.netloc}/ws/sessions/{state.session_id}?token={token}"
-    return SessionCreated(session_id=state.session_id, token=token, ws_url=ws_url)
+    return f"{scheme}://{request.url.netloc}/ws/sessions/{session_id}?ticket={ticket}"
+
+
+@router.post("/api/sessions/{session_id}/ticket", status_code=201, response_model=TicketIssued)
+async def create_ticket(session_id: str, access: SessionAccess, redis: RedisDep,
+                        settings: SettingsDep) -> TicketIssued:
+    """A one-time value for a websocket URL or a page link (server/tickets.py), so that no
+    token is put in a URL. Wants the session's (or the reviewer's) bearer header."""
+    ticket = await issue_ticket(redis, Grant(session_id, reviewer=access.reviewer),
+                                settings.ticket_ttl_s)
+    return TicketIssued(ticket=ticket, expires_in_s=settings.ticket_ttl_s)
 
 
 async def _state_or_archive(engine: EngineDep, settings: SettingsDep,
@@ -115,8 +142,13 @@ async def get_report(session_id: str, access: SessionAccess, engine: EngineDep,
 
 
 @router.get("/sessions/{session_id}/report", response_class=HTMLResponse)
-async def report_page(session_id: str, access: SessionAccess, engine: EngineDep,
+async def report_page(session_id: str, request: Request, engine: EngineDep,
                       settings: SettingsDep) -> HTMLResponse:
+    try:
+        await access_for(request, session_id)
+    except (Unauthorized, Forbidden, NotFound) as exc:  # a browser reads this: a page
+        return HTMLResponse(no_access_html(exc.message), status_code=exc.status,
+                            headers=REPORT_PAGE_HEADERS)
     state = await _state_or_archive(engine, settings, session_id)
     if isinstance(state, ArchivedSession):
         return HTMLResponse(state.report_html(), headers=REPORT_PAGE_HEADERS)

@@ -53,11 +53,51 @@ Object.assign(globalThis, {
   },
 });
 
-const { SessionConnection, websocketUrl } = await import('../src/connection/session-connection');
+const { SessionConnection, ticketedSocketUrl } = await import('../src/connection/session-connection');
+const { ApiError } = await import('../src/shared/api');
 
-test('websocket URL keeps the path and token but uses this origin', () => {
-  assert.equal(websocketUrl('s1', 'tok', 'ws://0.0.0.0:9/ws/sessions/s1?token=tok'), 'ws://viva.test/ws/sessions/s1?token=tok');
-  assert.equal(websocketUrl('s 1', 't&k'), 'ws://viva.test/ws/sessions/s%201?token=t%26k');
+test('every socket URL carries a fresh ticket, never the token, on this origin', async () => {
+  const asked: { path: string; token: string | null | undefined }[] = [];
+  let n = 0;
+  const post = async <T>(path: string, _body: unknown, token?: string | null): Promise<T> => {
+    asked.push({ path, token });
+    n += 1;
+    return { ticket: `tk${n}`, expires_in_s: 60 } as T;
+  };
+  const url = ticketedSocketUrl('s 1', 't&k', 'ws://0.0.0.0:9/ws/sessions/s%201?ticket=old', post);
+  assert.equal(await url(), 'ws://viva.test/ws/sessions/s%201?ticket=tk1');
+  assert.equal(await url(), 'ws://viva.test/ws/sessions/s%201?ticket=tk2');
+  assert.deepEqual(asked, [
+    { path: '/api/sessions/s%201/ticket', token: 't&k' },
+    { path: '/api/sessions/s%201/ticket', token: 't&k' },
+  ]);
+  assert.ok(!(await url()).includes('t&k'));
+});
+
+test('a socket opens once its ticket arrives; a refused token stops the retries', async () => {
+  const states: string[] = [];
+  const before = FakeSocket.instances.length;
+  const connection = new SessionConnection(async () => 'ws://viva.test/ws?ticket=a', {
+    onEvent: () => undefined,
+    onAudio: () => undefined,
+    onState: (s) => states.push(s),
+    onOpen: () => undefined,
+  });
+  connection.connect();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(FakeSocket.instances.length, before + 1);
+  assert.equal(FakeSocket.instances.at(-1)!.url, 'ws://viva.test/ws?ticket=a');
+  connection.close();
+
+  timers.length = 0;
+  const refused = new SessionConnection(async () => {
+    throw new ApiError(403, 'forbidden', 'this token does not belong to that session');
+  }, { onEvent: () => undefined, onAudio: () => undefined, onState: (s) => states.push(s), onOpen: () => undefined });
+  refused.connect();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(FakeSocket.instances.length, before + 1);
+  assert.equal(timers.length, 0);
+  assert.equal(states.at(-1), 'closed');
 });
 
 test('reconnect resumes after the last seq and drops replayed duplicates', () => {

@@ -1,7 +1,8 @@
 // The interview websocket: connects, reconnects with backoff, and on every (re)connect asks the
 // server to replay what this page has not seen (`resume` after the last seq), so nothing is
 // lost; replayed events are de-duplicated by seq. Messages sent while disconnected are queued.
-import { parseServerEvent, type ClientMessage, type ServerEvent } from '../shared/protocol';
+import { ApiError, postJson } from '../shared/api';
+import { parseServerEvent, type ClientMessage, type ServerEvent, type TicketIssued } from '../shared/protocol';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -21,16 +22,28 @@ const FATAL_CLOSE_CODES = new Set([1008, 4001, 4003, 4004, 4401, 4403, 4404, 441
 // The server lets audio run at most 2 s ahead of real time: keep no more than that.
 const MAX_QUEUED_AUDIO_BYTES = 16000 * 2 * 1.5; // 1.5 s of 16 kHz PCM16
 
-export function websocketUrl(sessionId: string, token: string, wsUrl?: string): string {
-  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  // The server's ws_url may name a host the browser did not use (a proxy, 0.0.0.0):
-  // keep its path and query, but talk to the origin this page came from.
-  if (wsUrl) {
-    const parsed = new URL(wsUrl, location.href);
-    if (!parsed.searchParams.has('token')) parsed.searchParams.set('token', token);
-    return `${scheme}//${location.host}${parsed.pathname}${parsed.search}`;
-  }
-  return `${scheme}//${location.host}/ws/sessions/${encodeURIComponent(sessionId)}?token=${encodeURIComponent(token)}`;
+/** Where a socket URL comes from: fixed, or asked for afresh before every (re)connect. */
+export type SocketUrl = string | (() => Promise<string>);
+
+/**
+ * A URL for every (re)connect, each with a fresh one-time ticket bought with the session
+ * token over `Authorization` (the token itself never goes into a URL: URLs are logged).
+ * The server's ws_url may name a host the browser did not use (a proxy, 0.0.0.0): keep its
+ * path, but talk to the origin this page came from.
+ */
+export function ticketedSocketUrl(
+  sessionId: string,
+  token: string,
+  wsUrl?: string,
+  post: typeof postJson = postJson,
+): () => Promise<string> {
+  return async () => {
+    const id = encodeURIComponent(sessionId);
+    const { ticket } = await post<TicketIssued>(`/api/sessions/${id}/ticket`, {}, token);
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const path = wsUrl ? new URL(wsUrl, location.href).pathname : `/ws/sessions/${id}`;
+    return `${scheme}//${location.host}${path}?ticket=${encodeURIComponent(ticket)}`;
+  };
 }
 
 export class SessionConnection {
@@ -40,6 +53,7 @@ export class SessionConnection {
   private everOpened = false;
   private stopped = false;
   private retryTimer: number | null = null;
+  private urlRequests = 0; // the latest URL asked for wins
   private readonly textQueue: ClientMessage[] = [];
   private audioQueue: ArrayBuffer[] = [];
   private audioConfig: ClientMessage | null = null;
@@ -51,7 +65,7 @@ export class SessionConnection {
   state: ConnectionState = 'connecting';
 
   constructor(
-    private readonly url: string,
+    private readonly url: SocketUrl,
     private readonly handlers: ConnectionHandlers,
   ) {
     window.addEventListener('online', this.onOnline);
@@ -122,7 +136,30 @@ export class SessionConnection {
   private open(): void {
     if (this.stopped) return;
     this.setState(this.everOpened ? 'reconnecting' : 'connecting', this.everOpened ? 'Reconnecting…' : 'Connecting…');
-    const socket = new WebSocket(this.url);
+    if (typeof this.url === 'string') {
+      this.openSocket(this.url);
+      return;
+    }
+    const attempt = ++this.urlRequests;
+    this.url().then(
+      (url) => {
+        if (attempt === this.urlRequests && !this.stopped) this.openSocket(url);
+      },
+      (error: unknown) => {
+        if (attempt !== this.urlRequests || this.stopped) return;
+        if (error instanceof ApiError && [401, 403, 404, 410].includes(error.status)) {
+          // The token was refused (or the session is gone): retrying cannot help.
+          this.stopped = true;
+          this.setState('closed', error.message);
+          return;
+        }
+        this.scheduleRetry();
+      },
+    );
+  }
+
+  private openSocket(url: string): void {
+    const socket = new WebSocket(url);
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.onopen = () => {

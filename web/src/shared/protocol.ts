@@ -116,3 +116,9 @@ export interface SessionCreated {
   token: string;
   ws_url: string;
 }
+
+/** `POST /api/sessions/{id}/ticket`: a one-time value for a socket URL or a page link. */
+export interface TicketIssued {
+  ticket: string;
+  expires_in_s: number;
+}

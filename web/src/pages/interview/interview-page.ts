@@ -1,7 +1,8 @@
 // The interview room: connects the websocket, routes server events to the views (what is
 // said, the interviewer's voice, the coding room), and sends the candidate's voice or text.
 import { StreamPlayer } from '../../audio/stream-player';
-import { SessionConnection, websocketUrl } from '../../connection/session-connection';
+import { SessionConnection, ticketedSocketUrl } from '../../connection/session-connection';
+import { ticketLink } from '../../shared/ticket-link';
 import { h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import type { ClientMessage, CodingTask, ServerEvent, StateEvent } from '../../shared/protocol';
@@ -105,7 +106,7 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
     stored.mode === 'voice' ? 'Or type your answer' : 'Your answer',
   );
 
-  const connection = new SessionConnection(websocketUrl(stored.session_id, stored.token, stored.ws_url), {
+  const connection = new SessionConnection(ticketedSocketUrl(stored.session_id, stored.token, stored.ws_url), {
     onOpen(socket) {
       if (!loadSession(stored.session_id)?.started) {
         socket.send({ type: 'start' });
@@ -236,7 +237,7 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
       h(
         'p',
         { class: 'actions' },
-        h('a', { href: withToken(reportUrl, stored.token), class: 'button primary', 'data-testid': 'report-link' }, 'Open your report'),
+        ticketLink(reportPath(reportUrl), stored.session_id, stored.token, { class: 'button primary', 'data-testid': 'report-link' }, 'Open your report'),
         h('a', { href: `/playback/${encodeURIComponent(stored.session_id)}`, 'data-nav': true, class: 'button secondary' }, 'Play back the interview'),
       ),
     );
@@ -366,10 +367,9 @@ function closingSpeech(audible: () => boolean, mode: 'voice' | 'text', show: (st
   };
 }
 
-/** The report page is guarded by the session token; a plain link carries it in the query. */
-function withToken(url: string, token: string): string {
+/** The report's path on this origin (the server may name a host the browser did not use). */
+function reportPath(url: string): string {
   const parsed = new URL(url, location.href);
-  if (!parsed.searchParams.has('token')) parsed.searchParams.set('token', token);
   return parsed.origin === location.origin ? parsed.pathname + parsed.search + parsed.hash : parsed.href;
 }
 

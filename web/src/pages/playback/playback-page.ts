@@ -3,6 +3,7 @@
 // and the latest test evidence; report items jump to their moment. Space plays/pauses,
 // ←/→ move 5 s (with Shift 30 s); /playback/ID?t=MS opens at a moment.
 import { ApiError, describeError, getJson, getNdjson, getText } from '../../shared/api';
+import { ticketLink } from '../../shared/ticket-link';
 import { formatDuration, h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import type { CaseResult, Verdict } from '../../shared/protocol';
@@ -22,7 +23,8 @@ const playbackPage: Page = (root, context) => {
   let disposed = false;
   let cleanup = () => undefined as void;
 
-  const token = context.query.get('token') ?? loadSession(sessionId)?.token ?? loadReviewerToken();
+  // No token from the URL, ever: this tab's own, a reviewer's, or (null) the link cookie.
+  const token = loadSession(sessionId)?.token ?? loadReviewerToken();
   const load = async (bearer: string | null) => {
     try {
       const recorded = await loadRecorded(sessionId, bearer);
@@ -299,10 +301,9 @@ function showTimeline(main: HTMLElement, sessionId: string, recorded: Recorded, 
   };
   document.addEventListener('keydown', onKey);
 
-  const q = token ? `?token=${encodeURIComponent(token)}` : '';
   const base = `/api/sessions/${encodeURIComponent(sessionId)}`;
   main.append(
-    h('p', { class: 'hint' }, `Session ${sessionId} · ${ordered.length} recorded events · `, h('a', { href: `${base}/transcript.vtt${q}` }, 'WebVTT transcript'), ' · ', h('a', { href: `/sessions/${encodeURIComponent(sessionId)}/report${q}` }, 'Report'), ' · Space plays or pauses, ← → move 5 s'),
+    h('p', { class: 'hint' }, `Session ${sessionId} · ${ordered.length} recorded events · `, ticketLink(`${base}/transcript.vtt`, sessionId, token, {}, 'WebVTT transcript'), ' · ', ticketLink(`/sessions/${encodeURIComponent(sessionId)}/report`, sessionId, token, {}, 'Report'), ' · Space plays or pauses, ← → move 5 s'),
     h('div', { class: 'card playback-controls' }, playButton, h('div', { class: 'scrubber' }, h('label', { for: 'playback-slider', class: 'visually-hidden' }, 'Position in the interview'), slider, marks), clock, speed, audioState),
     h(
       'div',

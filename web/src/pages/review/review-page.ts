@@ -1,6 +1,7 @@
 // Reviewer dashboard: asks for the reviewer token (kept in this tab only), lists sessions when
 // the server offers the list, and opens any session's report, playback and transcript.
 import { ApiError, describeError, getJson, postJson } from '../../shared/api';
+import { ticketLink } from '../../shared/ticket-link';
 import { formatDuration, h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import { loadReviewerToken, saveReviewerToken } from '../../shared/session-store';
@@ -192,7 +193,6 @@ function sessionTable(rows: SessionSummary[], open: (id: string) => void): HTMLE
 }
 
 function sessionDetail(sessionId: string, token: string, report: ReviewReport, changed: () => void): HTMLElement {
-  const q = `?token=${encodeURIComponent(token)}`;
   const id = encodeURIComponent(sessionId);
   const reviewed = report.review && typeof report.final_score === 'number';
   const who = report.review?.reviewer ? ` by ${report.review.reviewer}` : '';
@@ -210,9 +210,9 @@ function sessionDetail(sessionId: string, token: string, report: ReviewReport, c
     h(
       'p',
       { class: 'actions' },
-      h('a', { href: `/playback/${id}${q}`, 'data-nav': true, class: 'button secondary' }, 'Playback'),
-      h('a', { href: `/sessions/${id}/report${q}`, class: 'button secondary' }, 'HTML report'),
-      h('a', { href: `/api/sessions/${id}/transcript.vtt${q}`, class: 'button secondary' }, 'Transcript (WebVTT)'),
+      h('a', { href: `/playback/${id}`, 'data-nav': true, class: 'button secondary' }, 'Playback'),
+      ticketLink(`/sessions/${id}/report`, sessionId, token, { class: 'button secondary' }, 'HTML report'),
+      ticketLink(`/api/sessions/${id}/transcript.vtt`, sessionId, token, { class: 'button secondary' }, 'Transcript (WebVTT)'),
     ),
     report.review?.note ? h('p', { class: 'hint' }, `Reviewer’s note: ${report.review.note}`) : null,
     flagList(report.reviewer_flags),
