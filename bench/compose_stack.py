@@ -54,7 +54,7 @@ def compose_stack(ready_timeout_s: float = 180) -> Iterator[tuple[list[str], str
     project = "vivabench" + uuid.uuid4().hex[:8]
     env = {**os.environ, "VIVA_APP_IMAGE": f"viva-app:{match.group(1)}",
            "VIVA_HTTP_PORT": str(http_port),
-           "VIVA_REVIEWER_TOKEN": os.environ.get("VIVA_REVIEWER_TOKEN", uuid.uuid4().hex)}
+           "VIVA_REVIEWER_TOKEN": os.environ.setdefault("VIVA_REVIEWER_TOKEN", uuid.uuid4().hex)}
     with tempfile.NamedTemporaryFile("w", suffix=".yml", delete=False) as override:
         override.write('version: "2.4"\nservices:\n  redis:\n'
                        f'    ports: ["127.0.0.1:{redis_port}:6379"]\n')

@@ -39,7 +39,7 @@ import redis.asyncio as aioredis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench.local_stack import app_server, private_redis
+from bench.local_stack import app_server, bench_reviewer_token, private_redis
 from bench.stats import percentile
 
 ANSWER = ("I would use a hash map for constant time lookups, and think about collisions, "
@@ -87,7 +87,8 @@ class Sampler:
         open_now = 0.0
         for base in self.bases:
             with contextlib.suppress(Exception):
-                text = (await http.get(base + "/metrics", timeout=10)).text
+                text = (await http.get(base + "/metrics", timeout=10,
+                                       headers=metrics_headers())).text
                 figures = parse_metrics(text)
                 self.rss_mb[base].append(
                     figures.get("process_resident_memory_bytes", 0) / 2**20)
@@ -124,6 +125,11 @@ class Sampler:
                                   else None,
                                   "peak": max(self.redis_clients, default=None)},
                 "server_ws_open_peak": int(max(self.ws_open)) if self.ws_open else None}
+
+
+def metrics_headers() -> dict[str, str]:
+    """/metrics is the operator's: the bench's servers share its reviewer token."""
+    return {"authorization": f"Bearer {bench_reviewer_token()}"}
 
 
 def parse_metrics(text: str) -> dict[str, float]:

@@ -47,6 +47,11 @@ def private_redis() -> Iterator[str]:
             proc.wait(10)
 
 
+def bench_reviewer_token() -> str:
+    """The reviewer token of the servers a bench starts (it also reads their /metrics)."""
+    return os.environ.setdefault("VIVA_REVIEWER_TOKEN", "bench-reviewer")
+
+
 @contextmanager
 def app_server(redis_url: str, **env: str) -> Iterator[str]:
     """``viva serve`` on a free port; yields its base URL."""
@@ -56,7 +61,7 @@ def app_server(redis_url: str, **env: str) -> Iterator[str]:
             [sys.executable, "-m", "server.cli", "serve", "--port", str(port)], cwd=ROOT,
             env={**os.environ, "REDIS_URL": redis_url, "VIVA_DATA_DIR": d,
                  "VIVA_LOG_LEVEL": "warning",
-                 "VIVA_REVIEWER_TOKEN": os.environ.get("VIVA_REVIEWER_TOKEN", "bench-reviewer"),
+                 "VIVA_REVIEWER_TOKEN": bench_reviewer_token(),
                  **env})
         url = f"http://127.0.0.1:{port}"
         try:

@@ -73,10 +73,17 @@ def test_a_real_server_logs_no_token(redis_url: str, tmp_path: Path) -> None:
             "self_ratings": {"algorithms": 3, "engineering": 3, "projects": 3},
             "rounds": ["concepts"], "max_questions": 2}).json()
         sid, token = created["session_id"], created["token"]
-        assert httpx.get(f"{url}/api/sessions/{sid}?token={token}").status_code == 200
-        assert httpx.get(f"{url}/api/review/sessions?t%6Fken={reviewer}").status_code == 200
+        # A token in a URL is refused (and still never logged); the header is the way.
+        assert httpx.get(f"{url}/api/sessions/{sid}?token={token}").status_code == 401
+        assert httpx.get(f"{url}/api/sessions/{sid}",
+                         headers={"authorization": f"Bearer {token}"}).status_code == 200
+        assert httpx.get(f"{url}/api/review/sessions?t%6Fken={reviewer}").status_code == 401
         httpx.get(f"{url}/review?token={reviewer}&x=1")
         with connect(f"ws://127.0.0.1:{port}/ws/sessions/{sid}?token={token}"):
+            pass
+        ticket = httpx.post(f"{url}/api/sessions/{sid}/ticket",
+                            headers={"authorization": f"Bearer {token}"}).json()["ticket"]
+        with connect(f"ws://127.0.0.1:{port}/ws/sessions/{sid}?ticket={ticket}"):
             pass
         with connect(f"ws://127.0.0.1:{port}/ws/sessions/{sid}?token=wrong{token}") as ws:
             assert '"forbidden"' in str(ws.recv(timeout=10))
@@ -91,7 +98,8 @@ def test_a_real_server_logs_no_token(redis_url: str, tmp_path: Path) -> None:
     assert f"GET /review?token={REDACTED}&x=1" in text, text[-2000:]
     assert f"/ws/sessions/{sid}?token={REDACTED}" in text, text[-2000:]
     assert f"t%6Fken={REDACTED}" in text
-    assert token not in text and reviewer not in text
+    assert f"/ws/sessions/{sid}?ticket={REDACTED}" in text, text[-2000:]
+    assert token not in text and reviewer not in text and ticket not in text
     assert "reviewer-token" in text  # says where the token is instead
 
 
