@@ -161,8 +161,9 @@ class BenchError(Exception):
 
 
 def ws_url(base: str, session: dict[str, Any]) -> str:
-    return base.replace("http", "ws", 1) + (
-        f"/ws/sessions/{session['session_id']}?token={session['token']}")
+    """The socket URL with the one-time ticket POST /api/sessions handed out (one use)."""
+    path = session["ws_url"].split("/ws/", 1)[1]
+    return base.replace("http", "ws", 1) + "/ws/" + path
 
 
 async def recv(ws: ClientConnection) -> dict[str, Any]:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from tests.server.support import client, create_session, send, until
+
+# /metrics is the operator's: the tests' servers share the reviewer token (conftest).
+METRICS_AUTH = {"authorization": f"Bearer {os.environ['VIVA_REVIEWER_TOKEN']}"}
 
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+]+|\+Inf|NaN)$')
 
@@ -39,7 +43,7 @@ def value(samples: list[tuple[str, str, float]], name: str, labels: str = "") ->
 
 def test_metrics_follow_an_interview(redis_url: str, tmp_path: Path) -> None:
     with client(redis_url, tmp_path) as c:
-        _, before = parse(c.get("/metrics").text)
+        _, before = parse(c.get("/metrics", headers=METRICS_AUTH).text)
         assert value(before, "viva_turns_total") == 0
         s = create_session(c)
         with c.websocket_connect(f"/ws/sessions/{s['session_id']}?token={s['token']}") as ws:
@@ -49,12 +53,12 @@ def test_metrics_follow_an_interview(redis_url: str, tmp_path: Path) -> None:
             until(ws, "feedback")
             send(ws, {"type": "launch"})
             until(ws, "error")
-            r = c.get("/metrics")
+            r = c.get("/metrics", headers=METRICS_AUTH)
             assert r.headers["content-type"].startswith("text/plain; version=0.0.4")
             types, during = parse(r.text)
             assert value(during, "viva_websockets_open") == 1
             assert value(during, "viva_live_sessions") == 1
-        _, after = parse(c.get("/metrics").text)
+        _, after = parse(c.get("/metrics", headers=METRICS_AUTH).text)
     assert types["viva_answer_feedback_seconds"] == "histogram"
     assert value(after, "viva_websockets_open") == 0
     assert value(after, "viva_sessions_created_total") == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,9 @@ from bench.local_stack import app_server
 from store import keys
 from store.events import EventLog
 from tests.server.support import RATINGS, client
+
+# /metrics is the operator's: the tests' servers share the reviewer token (conftest).
+METRICS_AUTH = {"authorization": f"Bearer {os.environ['VIVA_REVIEWER_TOKEN']}"}
 
 SOCKETS = 120  # more than redis-py's default pool of 100
 POOL = 8       # request connections: far fewer than sockets, so requests must queue
@@ -55,7 +59,7 @@ async def recv_until(ws: ClientConnection, kind: str, seen: list[dict[str, Any]]
 
 async def metrics(base: str) -> dict[str, float]:
     async with httpx.AsyncClient() as http:
-        return parse_metrics((await http.get(base + "/metrics")).text)
+        return parse_metrics((await http.get(base + "/metrics", headers=METRICS_AUTH)).text)
 
 
 async def test_more_than_100_websockets_on_one_process(redis_url: str) -> None:
@@ -178,9 +182,10 @@ def test_an_exhausted_pool_is_reported_as_busy_not_as_redis_down(redis_url: str,
         assert "overloaded" in error["message"] and "unreachable" not in error["message"]
         held.result(timeout=10)
         assert c.post("/api/sessions", json=body).status_code == 201  # and it recovers
-        figures = parse_metrics(c.get("/metrics").text)
+        figures = parse_metrics(c.get("/metrics", headers=METRICS_AUTH).text)
         assert figures["viva_redis_pool_max"] == 1
-        assert 'viva_errors_total{code="server_busy",where="http"} 1' in c.get("/metrics").text
+        busy = 'viva_errors_total{code="server_busy",where="http"} 1'
+        assert busy in c.get("/metrics", headers=METRICS_AUTH).text
 
 
 async def test_events_written_by_another_process_reach_this_one(redis_url: str) -> None:
