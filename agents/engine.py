@@ -587,6 +587,21 @@ class InterviewEngine:
 
         return await self._step(session_id, fn)
 
+    async def offer_hint(self, session_id: str) -> StepResult:
+        """The candidate has been silent and not editing for the hint time (the caller keeps
+        that clock, ``agents.coding_hints.IdleHints``): the next hint, unasked. Nothing when
+        not solving a problem or when the ladder is used up."""
+
+        def fn(state: InterviewState) -> StepResult | None:
+            said, out = Said(), StepResult()
+            if not self.coding_round.hint(state, self._t(state), said, asked=False):
+                return None
+            self._add(out, said)
+            out.speak_turn_id = state.current_turn_id
+            return out
+
+        return await self._step(session_id, fn)
+
     async def end(self, session_id: str, reason: str = "ended by the candidate") -> StepResult:
         def fn(state: InterviewState) -> StepResult | None:
             if state.phase == Phase.ended:

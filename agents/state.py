@@ -135,6 +135,9 @@ class InterviewState(BaseModel):
     # The coding problem's public text (title, statement, input format) the code questions read.
     coding_problem: dict[str, str] = {}
     coding_talk: CodingTalk = Field(default_factory=CodingTalk)
+    # The problem's hint ladder (nudge first). Server-side only: the candidate hears a hint
+    # when it is given (agents/coding_round.py), never the rest.
+    coding_hints: list[str] = []
     origin_ms: int = 0  # wall-clock ms of the session's first event: t_ms = now - origin
     ended_reason: str | None = None
     amend_point: AmendPoint | None = None  # the last evaluation, while it may be amended

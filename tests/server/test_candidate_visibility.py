@@ -177,6 +177,14 @@ def test_no_candidate_payload_carries_a_secret(redis_url: str, tmp_path: Path) -
             pid = task["problem_id"]
             rec.get("/api/problems")
             rec.get(f"/api/problems/{pid}")
+            # A hint (the problem's first) is said and shown: it is scanned like the rest.
+            send(ws, {"type": "answer", "text": "Can I get a hint?"})
+            said = [rec.receive(ws, "feedback")[-1]["text"]]
+            # The loop above may have sent one more "I don't know." into the coding round
+            # ("Noted."), before the hint request; the hint is the last thing said.
+            if said[-1].startswith("Noted."):
+                said.append(rec.receive(ws, "feedback")[-1]["text"])
+            assert said[-1].startswith("Here is a hint. "), said
             wrong = (ROOT / "bank" / "problems" / pid / "solutions" / "wrong.py").read_text()
             send(ws, {"type": "code_change", "problem_id": pid, "language": "python",
                       "code": wrong})
