@@ -18,7 +18,7 @@ from agents.question_bank import load_question_bank
 from tests.web.harness import JsErrors, launch, open_app, screenshot, viva_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-WEAK = "I am not sure, it is something about data, I think."
+WEAK = "It is something to do with data, I think."  # weak; not "I don't know" (a hint)
 RATINGS = {"algorithms": 3, "engineering": 3, "projects": 3}
 
 
@@ -30,10 +30,11 @@ def answer_once(base: str, s: dict[str, Any], answer: str | None) -> str:
         qid = ""
         while True:
             event = json.loads(ws.recv(timeout=60))
-            if event["type"] == "question" and not qid:
-                qid = event["question_id"]
-                ws.send(json.dumps({"type": "answer",
-                                    "text": answer or bank.get(qid).reference_answer}))
+            if event["type"] == "question":  # a hint's smaller question is answered too
+                text = (answer or bank.get(event["question_id"]).reference_answer) if not qid \
+                    else "I would have to look that up."
+                qid = qid or event["question_id"]
+                ws.send(json.dumps({"type": "answer", "text": text}))
             if event["type"] == "session_end":
                 return qid
 
