@@ -77,6 +77,9 @@ class Turn(BaseModel):
     feedback_kind: str | None = None
     feedback_text: str | None = None
     dont_know: bool = False  # the candidate said they do not know (a hint may come first)
+    # After a first "I don't know" on this question: the smaller question the hint leads to
+    # (a follow-up id, authored or ``agents.hints.derived_id``). One hint per question.
+    hint_next: str | None = None
     reviewer_flags: list[str] = []
     transcript_confidence: float | None = None  # spoken answers: the recogniser's, 0..1
 

@@ -154,7 +154,7 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False,
     app.include_router(schema.router)
     app.include_router(ws_router)
     app.include_router(metrics_router)
-    for name in ("judge_routes", "audio_routes", "practice", "pages"):
+    for name in ("judge_routes", "audio_routes", "practice", "progress", "pages"):
         # Routers of optional parts: included when the module exists; its errors surface.
         if importlib.util.find_spec(f"server.routes.{name}") is not None:
             module = importlib.import_module(f"server.routes.{name}")

@@ -55,3 +55,10 @@ def judge_submission_finished(submission_id: str) -> str:
 def judge_revisions(session_id: str, problem_id: str) -> str:
     """The submission ids of one session's problem, in revision order."""
     return f"judge:revs:{session_id}:{problem_id}"
+
+
+def candidate_sessions(candidate_id: str) -> str:
+    """Sorted set: the candidate's session ids, scored by creation time (epoch seconds). It has
+    no TTL, so the candidate's progress outlives the sessions' own keys (the archive then has
+    their reports)."""
+    return f"{PREFIX}:candidate:{candidate_id}:sessions"

@@ -27,6 +27,7 @@ from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for, re
 from server.errors import NotFound
 from server.recording import code_revisions, events_ndjson, render_report_html, webvtt
 from server.report_view import report_view
+from server.routes.progress import index_session
 from server.schemas import ReviewOverride, SessionCreate, SessionCreated, SessionPublic
 from store import keys
 from store.recordings import RecordingStore
@@ -46,6 +47,7 @@ async def create_session(body: SessionCreate, request: Request, engine: EngineDe
     token = secrets.token_urlsafe(24)
     await redis.hset(keys.session_meta(state.session_id),
                      mapping={"token": token, "candidate_id": body.candidate_id})
+    await index_session(redis, body.candidate_id, state.session_id)  # for progress
     request.app.state.metrics.sessions_created.inc()
     scheme = "wss" if request.url.scheme == "https" else "ws"
     ws_url = f"{scheme}://{request.url.netloc}/ws/sessions/{state.session_id}?token={token}"

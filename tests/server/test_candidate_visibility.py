@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from agents.hints import parent_question_id
 from agents.question_bank import load_question_bank
 from judge.problems import ProblemRegistry, resolve_tests
 from tests.conftest import ROOT
@@ -93,7 +94,9 @@ def secrets_for(events: list[dict[str, Any]], problem_id: str,
     out: list[tuple[str, str]] = []
     asked = {e["question_id"] for e in events if e["type"] == "question"}
     for qid in asked:
-        q = bank.questions.get(qid) or parent.get(qid)
+        # A smaller question after a hint (agents.hints) names its question in its id.
+        q = bank.questions.get(qid) or parent.get(qid) or bank.questions.get(
+            parent_question_id(qid) or "")
         if q is None:  # a coding-phase question is about the problem, not the bank
             continue
         said = norm(" ".join([q.text, *(f.text for f in q.followups), *q.hints,
