@@ -26,6 +26,7 @@ from agents.code_evidence import (
     size_words,
 )
 from agents.code_reading import follow_ups, read_code
+from agents.coding_hints import asks_for_hint, spoken_hint
 from agents.coding_score import coding_score, tier_counts
 from agents.coding_talk import ComplexityTalk, has_log_factor
 from agents.orchestrator import transition
@@ -47,6 +48,16 @@ class ComplexityWording(BaseModel):
     better: str
     unmeasured: str
     none: str
+
+
+class HintWording(BaseModel):
+    """A hint from the problem's ladder: ``{a}`` is "a" for the first, then "another"."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    asked: str
+    idle: str
+    none_left: str
 
 
 class CodingWording(BaseModel):
@@ -72,6 +83,7 @@ class CodingWording(BaseModel):
     internal_error: str
     labels: dict[Literal["run", "submit"], str]
     complexity: ComplexityWording
+    hints: HintWording
     wrap_up: str
 
 
@@ -109,7 +121,8 @@ class CodingPort(Protocol):
     """What the engine needs from the judge (wired by the server)."""
 
     async def pick_problem(self, difficulty: str, exclude: list[str]) -> dict[str, Any] | None:
-        """A ``coding_task`` payload: problem_id, title, statement, templates, samples."""
+        """A ``coding_task`` payload: problem_id, title, statement, templates, samples; and
+        ``hints``, the problem's hint ladder, which the engine keeps and never sends."""
         ...
 
 
@@ -130,6 +143,9 @@ class CodingRound:
     def open(self, state: InterviewState, task: dict[str, Any], t_ms: int, said: Said) -> None:
         """Move to the coding phase with ``task`` (a ``coding_task`` payload)."""
         transition(state, Phase.coding)
+        # The ladder stays in the state (server-side); only a hint given is said or shown.
+        task = dict(task)
+        state.coding_hints = [str(h) for h in task.pop("hints", None) or []]
         state.coding_problem_id = str(task["problem_id"])
         state.coding_problem = {k: str(task[k]) for k in ("title", "statement", "input_format")
                                 if task.get(k)}
@@ -154,10 +170,36 @@ class CodingRound:
         talk.last_activity_ms = t_ms
         if talk.stage in ("complexity", "explain"):
             spoken, over = self.complexity.hear(talk, text)
+        elif talk.stage == "solving" and asks_for_hint(text):
+            self.hint(state, t_ms, said, asked=True)
+            return False
         else:
             spoken, over = [self.wording.talk_noted], False
         self._say(said, spoken, turn_id=turn.turn_id)
         return over
+
+    def hint(self, state: InterviewState, t_ms: int, said: Said, *, asked: bool) -> bool:
+        """The next hint of the ladder, while the candidate is solving: ``asked`` for it, or
+        offered after a silence without edits. An exhausted ladder is said plainly when
+        asked (no hint is repeated) and says nothing unasked. False: nothing said."""
+        talk = state.coding_talk
+        if state.phase != Phase.coding or talk.stage != "solving":
+            return False
+        turn_id = state.current_turn_id
+        if talk.hints_used >= len(state.coding_hints):
+            if asked:
+                self._say(said, [self.wording.hints.none_left], turn_id=turn_id)
+            return asked
+        hint = state.coding_hints[talk.hints_used].strip()
+        template = self.wording.hints.asked if asked else self.wording.hints.idle
+        a = "a" if talk.hints_used == 0 else "another"
+        talk.hints_used += 1
+        talk.hint_t_ms.append(t_ms)
+        # The room shows the hint as authored; the voice says its notation in words.
+        said.events.append(wire(FeedbackEvent(kind="guidance", text=template.format(
+            a=a, hint=hint), turn_id=turn_id)))
+        said.spoken.append(template.format(a=a, hint=spoken_hint(hint)))
+        return True
 
     def on_complexity(self, state: InterviewState, event: dict[str, Any], said: Said) -> bool:
         """The judge timed the accepted code (``complexity_measured``); True: round over."""

@@ -116,6 +116,7 @@ class _Judgement:
     feedback: Any
     reviews: list[Any]
     dont_know: bool
+    hint_next: str | None = None  # the smaller question a hint leads to
 
 
 class InterviewEngine:
@@ -424,6 +425,7 @@ class InterviewEngine:
             before = state.model_dump_json()
             cur.score = evaluation.score
             cur.dont_know = dont_know
+            cur.hint_next = judged.hint_next
             cur.points = [PointScore.model_validate(p) for p in evaluation.points]
             cur.feedback_kind, cur.feedback_text = fb.kind, fb.text
             if evaluation.voters_disagree:
@@ -480,11 +482,12 @@ class InterviewEngine:
         if evaluation.off_topic and evaluation.answer_about is None:
             evaluation.answer_about = self.knowledge.about(answer, exclude=question.id)
         dont_know = evaluation.reason == DONT_KNOW
+        plan = self.orchestrator.hint_plan(state) if dont_know else None
         fb, reviews = await self.feedback_agent.feedback(
-            question, evaluation, answer=answer,
-            hint_first=dont_know and self.orchestrator.hint_first(state),
+            question, evaluation, answer=answer, hint=plan.hint if plan else None,
             budget_ends_s=budget_ends_s)
-        return _Judgement(evaluation, fb, list(reviews), dont_know)
+        hint_next = plan.pick.followup.id if plan and plan.pick.followup else None
+        return _Judgement(evaluation, fb, list(reviews), dont_know, hint_next)
 
     async def prepare_answer(self, session_id: str, text: str) -> list[str]:
         """Grade and word the answer ``text`` would be to the open question, without
@@ -583,6 +586,21 @@ class InterviewEngine:
             if not self.coding_round.on_result(state, result, self._t(state), said):
                 return None
             self._add(out, said)
+            return out
+
+        return await self._step(session_id, fn)
+
+    async def offer_hint(self, session_id: str) -> StepResult:
+        """The candidate has been silent and not editing for the hint time (the caller keeps
+        that clock, ``agents.coding_hints.IdleHints``): the next hint, unasked. Nothing when
+        not solving a problem or when the ladder is used up."""
+
+        def fn(state: InterviewState) -> StepResult | None:
+            said, out = Said(), StepResult()
+            if not self.coding_round.hint(state, self._t(state), said, asked=False):
+                return None
+            self._add(out, said)
+            out.speak_turn_id = state.current_turn_id
             return out
 
         return await self._step(session_id, fn)

@@ -75,6 +75,7 @@ class Judgement:
     rubric_score: float = 0.0
     parts: dict[str, float] = field(default_factory=dict)
     about: str | None = None  # what an off-topic answer is about, when the gate knows
+    near_topic: bool = False  # gated as an answer to another question of a near topic
 
 
 def _cap(result: Judgement, cap: float, reason: str) -> None:
@@ -138,13 +139,17 @@ def judge(answer: str, points: list[AssessmentPoint],
         _cap(result, WORD_SALAD_CAP, WORD_SALAD_REASON)
         return result
     # "I don't know" and one-word answers are what they are, not answers to another question.
+    # A near-topic answer (the gate's verdict, ``agents.relevance``) is gated whatever its
+    # rubric coverage: the phrases it shows are the vocabulary the two questions share.
     gated = (relevance is not None and relevance.off_topic
-             and (g.score < GATE_RUBRIC_BELOW or relevance.margin >= GATE_STRONG_MARGIN)
+             and (relevance.near_topic or g.score < GATE_RUBRIC_BELOW
+                  or relevance.margin >= GATE_STRONG_MARGIN)
              and g.reason not in (DONT_KNOW_REASON, SHORT_REASON))
     if gated:
         # About another question: capped whatever the model would add, so it is not run.
         assert relevance is not None
         result.relevance = round(relevance.own, 3)
+        result.near_topic = relevance.near_topic
         _gate(result, OFF_TOPIC_CAP)
         return result
     if grader is None:

@@ -1,7 +1,7 @@
 """FeedbackAgent: what to say about an answer, in the order evidence → suggestion → judgement.
 
 The kind is decided in code from the score: < 0.3 correction, < 0.6 guidance, else comment;
-an "I don't know" that can still get a hint (a smaller sub-question follows) is guidance.
+a first "I don't know" on a question gets a hint (a smaller sub-question follows): guidance.
 The bank wording is built from the point's authored text and the candidate's own words
 (quoted verbatim), never from concept names or ids. An off-topic answer is named as such.
 A model may reword it (reviewed; checked against the question's own material; bounded by a
@@ -100,7 +100,7 @@ def _said(evaluation: Evaluation, kind: FeedbackKind) -> str:
 
 
 def bank_feedback(question: Question, evaluation: Evaluation, *,
-                  hint_first: bool = False) -> Feedback:
+                  hint: str | None = None) -> Feedback:
     """Feedback from the bank's authored text and the candidate's quoted words."""
     kind = feedback_kind(evaluation.score)
     if evaluation.off_topic:
@@ -114,10 +114,12 @@ def bank_feedback(question: Question, evaluation: Evaluation, *,
         # Words in no order: nothing to quote and nothing to correct yet, only to ask again.
         evidence, suggestion, judgement = NOT_A_SENTENCE, "", ""
         kind = "correction"
-    elif evaluation.reason == DONT_KNOW and hint_first:
+    elif evaluation.reason == DONT_KNOW and hint is not None:
+        # The first "I don't know" on a question: a hint and a smaller question, never the
+        # answer (``Orchestrator.hint_plan``).
         kind = "guidance"
         evidence = "You said you are not sure, and that is fine."
-        suggestion = f"Here is a hint: {question.hints[0].rstrip('.')}."
+        suggestion = f"Here is a hint: {hint.rstrip('.')}."
         judgement = "Let me ask about a smaller part of it."
     elif evaluation.reason == DONT_KNOW:
         evidence = "You said you did not know this one."
@@ -168,13 +170,13 @@ class FeedbackAgent:
         self.deadline_s = deadline_s
 
     async def feedback(self, question: Question, evaluation: Evaluation, *,
-                       answer: str = "", hint_first: bool = False,
+                       answer: str = "", hint: str | None = None,
                        budget_ends_s: float | None = None,
                        ) -> tuple[Feedback, list[ReviewResult]]:
         """The feedback for ``evaluation``: a model's wording when one answers in time and
         passes review, else the bank's. The model gets no more than the turn's budget has
         left (``budget_ends_s``: see ``agents.turn_budget``)."""
-        fallback = bank_feedback(question, evaluation, hint_first=hint_first)
+        fallback = bank_feedback(question, evaluation, hint=hint)
         kind = fallback.kind
         deadline = model_deadline(self.deadline_s, budget_ends_s)
         if not self.provider.has_model or evaluation.off_topic or (

@@ -48,7 +48,8 @@ _STOP = {
 }
 STOP_WORDS = frozenset(_STOP)
 _DONT_KNOW = re.compile(
-    r"\b(i\s+(?:do\s*n[o']?t|dont)\s+know|no\s+idea|not\s+sure|never\s+heard)\b")
+    r"\b(i\s+(?:do\s*n[o'’]?t|dont)\s+know|no\s+idea|no\s+clue|not\s+sure|never\s+heard"
+    r"|(?:can[o'’]?t|cannot|(?:do\s*n[o'’]?t|dont))\s+(?:remember|recall))\b")
 # "Pass" declines only as the whole answer ("Pass.", "I'll pass on this one", "Can I skip
 # it?"): inside a sentence it is a word of the subject ("Java is pass by value").
 _PASS = re.compile(

@@ -1,8 +1,9 @@
 """KnowledgeAgent: the standard answer and assessment points for what was just asked.
 
-For a bank question or an authored follow-up the answer is in the bank. A follow-up probes
-some of its parent's points. A free-form question (model-written) gets the closest bank
-question by keyword overlap; below a similarity floor "no standard answer" is explicit.
+For a bank question or a follow-up the answer is in the bank. A follow-up (authored, or the
+smaller question after a hint, ``agents.hints``) probes some of its parent's points. A
+free-form question (model-written) gets the closest bank question by keyword overlap; below a
+similarity floor "no standard answer" is explicit.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agents.grading import STOP_WORDS, PreparedAnswer, stem
+from agents.hints import followup_by_id
 from agents.question_bank import AssessmentPoint, Misconception, Question, QuestionBank
 
 
@@ -40,7 +42,7 @@ class KnowledgeAgent:
         if followup_id is None:
             return Knowledge(True, question.reference_answer, list(question.assessment_points),
                              list(question.misconceptions), question.id)
-        followup = next((f for f in question.followups if f.id == followup_id), None)
+        followup = followup_by_id(question, followup_id)
         if followup is None:
             return self.lookup(question.text)
         points = [question.point(pid) for pid in followup.probes]

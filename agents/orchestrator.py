@@ -3,6 +3,8 @@
 init → warmup → initial ⇄ followup … → (coding) → final_feedback → ended.
 
 Rules (seed 002 / seed 000):
+- a first "I don't know" on any question gets a hint and a smaller question, the correction
+  only a second miss (``hint_plan``);
 - follow up while depth < max depth and the answer showed enough to build on (≥ 0.3);
   exit when score ≥ 0.8 and depth ≥ max depth (or follow-ups run out);
 - N consecutive low scores in a series → change series (topic) and ease difficulty;
@@ -17,13 +19,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from agents import difficulty as difficulty_rules
+from agents.hints import derived_followup, derived_hint, derived_id, followup_by_id
 from agents.question import Pick, QuestionAgent
 from agents.question_bank import QuestionBank
 from agents.state import InterviewState, Phase
 
 ALLOWED = {
     Phase.init: {Phase.warmup, Phase.initial, Phase.coding, Phase.final_feedback},
-    Phase.warmup: {Phase.initial, Phase.coding, Phase.final_feedback},
+    # A warm-up "I don't know" gets a hint and a smaller question (a follow-up).
+    Phase.warmup: {Phase.initial, Phase.followup, Phase.coding, Phase.final_feedback},
     Phase.initial: {Phase.initial, Phase.followup, Phase.coding, Phase.final_feedback},
     Phase.followup: {Phase.initial, Phase.followup, Phase.coding, Phase.final_feedback},
     Phase.coding: {Phase.final_feedback},
@@ -55,6 +59,14 @@ class Decision:
     action: Action
     pick: Pick | None = None
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class HintPlan:
+    """What a first "I don't know" gets: a hint, then a smaller question."""
+
+    hint: str
+    pick: Pick
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,14 @@ class Orchestrator:
             raise TransitionError("decide_next needs an evaluated current turn")
         score = turn.score
         question = self.bank.get(turn.question_id)
+        if turn.hint_next is not None:
+            # Seed 002: a first "I don't know" gets a hint and a smaller sub-question, on
+            # every question and before any other rule; the correction comes if that does
+            # not land either (``hint_plan``).
+            followup = followup_by_id(question, turn.hint_next)
+            if followup is not None:
+                return Decision(Action.ask, Pick(question, followup, Phase.followup),
+                                "hint and a smaller sub-question")
         if state.config.practice_question_id is not None:
             return Decision(Action.final, reason="practice: the question was answered again")
 
@@ -117,14 +137,7 @@ class Orchestrator:
             return Decision(Action.ask, pick, f"{self.limits.low_score_streak} low scores in "
                                               f"{turn.topic}: change series, easier")
 
-        if turn.dont_know and self._hint_possible(state):
-            # Seed 002: "I don't know" first gets a hint and a smaller sub-question; the
-            # correction comes if that does not land either.
-            pick = self.questions.followup(state, question, self._coverage(state, question.id))
-            if pick is not None:
-                return Decision(Action.ask, pick, "hint and a smaller sub-question")
-
-        if turn.phase != Phase.warmup:
+        if turn.phase != Phase.warmup and not self._warmup_series(state, question.id):
             depth = state.followup_depth
             exit_now = score >= FOLLOWUP_EXIT_SCORE and depth >= self.limits.max_followup_depth
             if not exit_now and depth < self.limits.max_followup_depth and score >= FOLLOWUP_FLOOR:
@@ -140,21 +153,48 @@ class Orchestrator:
             return self._after_concepts("no more questions", state)
         return Decision(Action.ask, pick, "next main question")
 
-    def _hint_possible(self, state: InterviewState) -> bool:
+    def hint_plan(self, state: InterviewState) -> HintPlan | None:
+        """Before scoring an "I don't know" on the current turn: the hint and the smaller
+        question it leads to, or None when this question already had its hint (the
+        correction comes now). Main and warm-up questions use their authored hint and an
+        authored follow-up probing the weakest point, when one is left; a follow-up (or a
+        question whose follow-ups are used up) gets a hint made from the point missing
+        (``agents.hints``) and a smaller question about that point alone."""
         turn = state.current_turn
-        return (turn is not None and turn.followup_id is None and turn.phase != Phase.warmup
-                and state.followup_depth < self.limits.max_followup_depth)
+        if turn is None or turn.phase == Phase.coding:
+            return None
+        question = self.bank.get(turn.question_id)
+        if any(t.hint_next for t in state.turns if t.question_id == question.id):
+            return None
+        coverage = self._coverage(state, question.id)
+        used = {t.followup_id for t in state.turns if t.followup_id}
+        if turn.followup_id is None:
+            pick = self.questions.followup(state, question, coverage)
+            probes = [p.id for p in question.assessment_points]
+        else:
+            pick = None
+            asked = followup_by_id(question, turn.followup_id)
+            probes = list(asked.probes) if asked else [p.id for p in question.assessment_points]
+        if pick is None:
+            fresh = [p for p in question.assessment_points
+                     if p.id in probes and derived_id(question, p) not in used]
+            if not fresh:
+                return None
+            # The weakest point the candidate has shown least of, the heaviest first.
+            point = min(fresh, key=lambda p: (coverage.get(p.id, 0.0), -p.weight))
+            pick = Pick(question, derived_followup(question, point), Phase.followup)
+        assert pick.followup is not None
+        if turn.followup_id is None and question.hints:
+            hint = question.hints[0]
+        else:
+            weakest = min(pick.followup.probes, key=lambda pid: coverage.get(pid, 0.0))
+            hint = derived_hint(question, question.point(weakest))
+        return HintPlan(hint, pick)
 
-    def hint_first(self, state: InterviewState) -> bool:
-        """Before scoring: would an "I don't know" on the current turn get a hint and a
-        smaller sub-question (rather than the correction)? The streak rule wins."""
-        if not self._hint_possible(state) or state.current_turn is None:
-            return False
-        if state.low_streak + 1 >= self.limits.low_score_streak:
-            return False
-        question = self.bank.get(state.current_turn.question_id)
-        return self.questions.followup(state, question,
-                                       self._coverage(state, question.id)) is not None
+    def _warmup_series(self, state: InterviewState, question_id: str) -> bool:
+        """The question was the warm-up: a hint's smaller question is as far as it goes."""
+        return any(t.question_id == question_id and t.phase == Phase.warmup
+                   for t in state.turns)
 
     def _coverage(self, state: InterviewState, question_id: str) -> dict[str, float]:
         """Best coverage per point of ``question_id`` over its main turn and follow-ups."""

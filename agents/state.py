@@ -77,6 +77,9 @@ class Turn(BaseModel):
     feedback_kind: str | None = None
     feedback_text: str | None = None
     dont_know: bool = False  # the candidate said they do not know (a hint may come first)
+    # After a first "I don't know" on this question: the smaller question the hint leads to
+    # (a follow-up id, authored or ``agents.hints.derived_id``). One hint per question.
+    hint_next: str | None = None
     reviewer_flags: list[str] = []
     transcript_confidence: float | None = None  # spoken answers: the recogniser's, 0..1
 
@@ -135,6 +138,9 @@ class InterviewState(BaseModel):
     # The coding problem's public text (title, statement, input format) the code questions read.
     coding_problem: dict[str, str] = {}
     coding_talk: CodingTalk = Field(default_factory=CodingTalk)
+    # The problem's hint ladder (nudge first). Server-side only: the candidate hears a hint
+    # when it is given (agents/coding_round.py), never the rest.
+    coding_hints: list[str] = []
     origin_ms: int = 0  # wall-clock ms of the session's first event: t_ms = now - origin
     ended_reason: str | None = None
     amend_point: AmendPoint | None = None  # the last evaluation, while it may be amended

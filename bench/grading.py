@@ -15,6 +15,9 @@
   is fitted or chosen on. Each run is logged in the model card with its reason;
 - ``off_topic``: each bank question answered with another question's reference answer (one
   from another topic, one from the same topic): the share that scores >= 0.3;
+- ``near_topic``: each bank question answered with the reference answer of every other
+  question of the same or a neighbouring topic (``NEIGHBOUR_TOPICS``): the share credited
+  >= 0.5 (goal <= 5 %), for technical and open questions apart; left out by ``--quick``;
 - ``word_salad``: each bank question answered with its own reference answer's words in a random
   order (its content words alone, and all its words), drawn with a fixed seed: mean and max
   score (goal: mean <= 0.15, max <= 0.3), the share read as word salad, and how many score
@@ -45,7 +48,8 @@ from agents.grading import clauses, content_words, derive_points, grade, quote_f
 from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.providers.base import LanguageProvider
 from agents.providers.rubric import RubricProvider
-from agents.question_bank import QuestionBank, load_question_bank
+from agents.question_bank import Question, QuestionBank, load_question_bank
+from agents.relevance import OPEN_TOPICS
 from agents.semantic import MAX_EVIDENCE_CLAUSES, MODEL_DIR, SemanticGrader, default_grader
 from bench.stats import paired_r_difference, pearson, percentile
 
@@ -65,6 +69,21 @@ PUBLIC_DEV = {
     "saf_networking": "saf_dev.jsonl",
 }
 OFF_TOPIC_PASS = 0.3
+NEAR_TOPIC_PASS = 0.5
+# Topics whose questions share vocabulary (an answer to one may be given to the other): the
+# pairs the near-topic figure is measured on, beside the same topic's.
+NEIGHBOUR_TOPICS: dict[str, frozenset[str]] = {
+    "data_structures": frozenset({"algorithms", "databases"}),
+    "algorithms": frozenset({"data_structures"}),
+    "operating_systems": frozenset({"concurrency", "networking"}),
+    "concurrency": frozenset({"operating_systems", "python"}),
+    "networking": frozenset({"operating_systems", "system_design"}),
+    "databases": frozenset({"system_design", "data_structures"}),
+    "system_design": frozenset({"databases", "networking"}),
+    "python": frozenset({"concurrency"}),
+    "projects": frozenset({"behavioral"}),
+    "behavioral": frozenset({"projects"}),
+}
 
 
 def _ranks(values: list[float]) -> list[float]:
@@ -272,6 +291,34 @@ def _off_topic(bank: QuestionBank, timer: _Timer, draw_wide: bool = True) -> dic
     return result
 
 
+def near_topic_pairs(bank: QuestionBank) -> list[tuple[Question, Question]]:
+    """(asked, other): every bank question with every other one of the same or a
+    neighbouring topic, whose reference answer is given as the answer."""
+    questions = sorted(bank.questions.values(), key=lambda q: q.id)
+    return [(q, o) for q in questions for o in questions if o.id != q.id and (
+        o.topic == q.topic or o.topic.value in NEIGHBOUR_TOPICS[q.topic.value])]
+
+
+def _near_topic(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
+    knowledge = KnowledgeAgent(bank)
+    timer.section = "near_topic"
+    credited: dict[str, list[str]] = {"technical": [], "open": []}
+    n = {"technical": 0, "open": 0}
+    for q, other in near_topic_pairs(bank):
+        kind = "open" if q.topic.value in OPEN_TOPICS else "technical"
+        n[kind] += 1
+        if timer.grade(True, q.text, other.reference_answer,
+                       knowledge.for_question(q)) >= NEAR_TOPIC_PASS:
+            credited[kind].append(f"{q.id}<-{other.id}")
+    total = sum(n.values())
+    out: dict[str, Any] = {"n": total, "rate_ge_0_5": round(
+        sum(len(c) for c in credited.values()) / max(1, total), 3)}
+    for kind in ("technical", "open"):
+        out[kind] = {"n": n[kind], "rate_ge_0_5": round(len(credited[kind]) / max(1, n[kind]), 3),
+                     "examples": credited[kind][:5]}
+    return out
+
+
 def _word_salad(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
     from agents.fluency import words
 
@@ -384,6 +431,8 @@ async def run(public_limit: int | None = None, model_limit: int = 0, *,
         if "all" in result["public_dev"]:
             result["public_dev"]["all"] |= _dev_fit(agent.grader)
         result["off_topic"] = _off_topic(bank, timer, draw_wide=not quick)
+        if not quick:
+            result["near_topic"] = _near_topic(bank, timer)
         result["word_salad"] = _word_salad(bank, timer)
         if agent.grader is not None:
             result["evidence_location"] = _evidence_location(bank, agent.grader)
@@ -418,7 +467,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--public-limit", type=int, default=None,
                         help="grade at most N answers of each public set (evenly spread)")
     parser.add_argument("--quick", action="store_true",
-                        help="leave out the wide off-topic draw (784 answers): for tests")
+                        help="leave out the wide off-topic draw (784 answers) and the "
+                             "near-topic pairs (2,400): for tests")
     parser.add_argument("--test", action="store_true",
                         help="grade the public TEST split (unseen questions) instead of the "
                              "dev sets: once per shipped change, logged in "
@@ -431,7 +481,7 @@ def main(argv: list[str]) -> int:
                              quick=args.quick))
     if not args.json:
         for key in ("bank_points", "reference_only", "public_dev", "public_unseen", "off_topic",
-                    "word_salad",
+                    "near_topic", "word_salad",
                     "evidence_location", "ms_per_answer", "model_voter"):
             if key in result:
                 print(f"{key}: {json.dumps(result[key])}")

@@ -133,6 +133,7 @@ class VoiceSession:
         self.amendments = 0
         self.backchannels = 0
         self.prepared = 0  # replies prepared during a pause
+        self.voiced_frames = 0  # the candidate's voice heard (not echo): an idle clock reads it
 
     # -- the seam ---------------------------------------------------------------------
 
@@ -208,6 +209,8 @@ class VoiceSession:
         # While the interviewer talks, a turn needs more voice to begin: residual echo the
         # correlation missed must not become the candidate's words.
         self._speaking = self._speaker.is_speaking(captured_at)
+        if voiced and not echo:
+            self.voiced_frames += 1
         frame = AudioFrame(samples, captured_at, voiced, echo, self._speaking)
         events = self._turns.audio(frame)
         self._transcriber.inbox.put_nowait(frame)

@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from agents.coding_hints import IdleClock, MonotonicIdleClock
 from agents.coding_round import CodingRound, wording_for
 from agents.engine import InterviewEngine
 from agents.orchestrator import Limits
@@ -44,7 +45,10 @@ class JudgeCoding:
 
     async def pick_problem(self, difficulty: str, exclude: list[str]) -> dict[str, Any] | None:
         task: dict[str, Any] | None = await self.judge.pick_problem(difficulty, exclude)
-        return task
+        if task is None:
+            return None
+        # The hint ladder travels to the engine's state only (never in the coding_task event).
+        return {**task, "hints": list(self.judge.problem(task["problem_id"]).hints)}
 
 
 async def _start_judge(app: FastAPI, settings: Settings, redis: aioredis.Redis) -> Any:
@@ -60,7 +64,9 @@ async def _start_judge(app: FastAPI, settings: Settings, redis: aioredis.Redis) 
     return judge
 
 
-def create_app(settings: Settings | None = None, *, preload_voice: bool = False) -> FastAPI:
+def create_app(settings: Settings | None = None, *, preload_voice: bool = False,
+               idle_clock: IdleClock | None = None) -> FastAPI:
+    """``idle_clock``: the clock of the coding round's idle hint (tests step it)."""
     settings = settings or get_settings()
     settings.require_reviewer_token()
     log_redaction.install()
@@ -144,6 +150,7 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
     app.add_middleware(ClientIpLimits, settings=settings)
     app.state.settings = settings
     app.state.metrics = Metrics()
+    app.state.idle_clock = idle_clock or MonotonicIdleClock()
     install_error_handlers(app)
 
     from server.metrics import router as metrics_router
@@ -154,7 +161,7 @@ def create_app(settings: Settings | None = None, *, preload_voice: bool = False)
     app.include_router(schema.router)
     app.include_router(ws_router)
     app.include_router(metrics_router)
-    for name in ("judge_routes", "audio_routes", "practice", "pages"):
+    for name in ("judge_routes", "audio_routes", "practice", "progress", "pages"):
         # Routers of optional parts: included when the module exists; its errors surface.
         if importlib.util.find_spec(f"server.routes.{name}") is not None:
             module = importlib.import_module(f"server.routes.{name}")

@@ -107,7 +107,18 @@ def _coding_html(session_id: str, coding: dict[str, Any] | None,
     verdict = coding.get("final_verdict_name") or "not submitted"
     return (f"<h2>Coding</h2><p>{esc(str(title))}: {coding.get('attempts', 0)} runs and "
             f"submissions; the last submission: {esc(str(verdict))}.</p>"
-            + _revisions_table(session_id, rows))
+            + _hints_html(session_id, coding) + _revisions_table(session_id, rows))
+
+
+def _hints_html(session_id: str, coding: dict[str, Any]) -> str:
+    """How many of the problem's hints were given, and when (each lowers the approach)."""
+    used = int(coding.get("hints_used") or 0)
+    if not used:
+        return "<p data-testid='hints-used'>No hints used.</p>"
+    times = ", ".join(f"<a href='{moment_link(session_id, int(t))}'>{clock(int(t))}</a>"
+                      for t in coding.get("hint_t_ms") or [])
+    return (f"<p data-testid='hints-used'>Hints used: {used}"
+            + (f" (at {times})" if times else "") + ".</p>")
 
 
 def _revisions_table(session_id: str, rows: list[dict[str, Any]]) -> str:

@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     low_score_threshold: float = 0.4
     low_score_streak: int = 2
     session_minutes: int = 45
+    # Coding round: a candidate silent and not editing (no code change, submission or speech)
+    # this long is offered the problem's next hint, once per such stretch.
+    coding_hint_idle_s: float = Field(default=90.0, gt=0)
 
     # Judge (handed to the judge as one section: `settings.judge`)
     judge_backend: Literal["auto", "docker", "bwrap"] = "auto"

@@ -28,6 +28,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketState
 
+from agents.coding_hints import IdleClock, IdleHints, MonotonicIdleClock
 from agents.engine import InterviewEngine, InterviewError, StepResult
 from agents.state import Phase
 from core.errors import AppError
@@ -201,6 +202,11 @@ class SessionLink:
         # Audio bytes a second, set by audio_config from its sample rate.
         self.audio_rate: TokenBucket | None = None
         self.last_frame_notice = -1.0  # binary frames refused: one notice a second
+        # The coding round's idle hint: edits, submissions, answers and speech are activity.
+        self.idle_clock: IdleClock = (getattr(app_state, "idle_clock", None)
+                                      or MonotonicIdleClock())
+        self.idle = IdleHints(settings.coding_hint_idle_s, self.idle_clock.now())
+        self.voiced_seen = 0  # the voice's count of voiced frames at the last check
 
     # -- outgoing ---------------------------------------------------------------------
 
@@ -280,8 +286,36 @@ class SessionLink:
                 await self.conn.error("internal_error", "the interviewer could not discuss "
                                                         "this result; the evidence is shown")
 
+    def active(self) -> None:
+        """The candidate did something (edited, submitted, answered): a new idle stretch."""
+        self.idle.activity(self.idle_clock.now())
+
+    async def watch_idle(self) -> None:
+        """Offer the next hint to a candidate who has gone quiet while coding: no edit,
+        submission, answer or speech for ``coding_hint_idle_s``, once per such stretch (the
+        engine says nothing outside the coding round). Time is the injected clock's."""
+        while True:
+            await self.idle_clock.tick()
+            now = self.idle_clock.now()
+            heard = self.voice.voiced_frames if self.voice is not None else 0
+            if heard != self.voiced_seen:  # they spoke (an answer may not have ended yet)
+                self.voiced_seen = heard
+                self.idle.activity(now)
+            if not self.idle.due(now):
+                continue
+            try:
+                async with self.step_lock:
+                    result = await self.engine.offer_hint(self.session_id)
+                await self.publish(result)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+                    AppError) as exc:
+                # A missed offer is no loss: the candidate can still ask for the hint.
+                log.warning("session %s: no idle hint: %s", self.session_id, exc)
+
     async def _stage_failed(self, name: str, exc: BaseException) -> None:
         """Surface a dead stage (it is already logged with the session id)."""
+        if name == "ws-idle-hint":
+            return  # the interview goes on without unasked hints (they can be asked for)
         if name == "ws-react":
             await self.conn.error("internal_error", "the interviewer stopped reacting to "
                                                     "results and is restarting")
@@ -315,6 +349,7 @@ class SessionLink:
     async def run(self) -> None:
         self.stages.spawn(self.tail, "ws-tail")
         self.stages.spawn(self.react, "ws-react", restarts=3)
+        self.stages.spawn(self.watch_idle, "ws-idle-hint", restarts=3)
         try:
             while True:
                 message = await self.ws.receive()
@@ -439,6 +474,7 @@ class SessionLink:
 
     async def on_answer(self, msg: Answer) -> None:
         t0 = time.perf_counter()
+        self.active()
         async with self.step_lock:
             result = await self.engine.answer(self.session_id, msg.text)
         await self.publish(result)
@@ -462,12 +498,14 @@ class SessionLink:
         await self.voice.end_turn()
 
     async def on_code_change(self, msg: CodeChange) -> None:
+        self.active()  # typing is never idle: no unasked hint meanwhile
         if self.voice is not None:
             self.voice.note_activity()  # typing holds the floor: no end of turn meanwhile
         await self.conn.send_event(CodeChangeEvent(problem_id=msg.problem_id,
                                                    language=msg.language, code=msg.code))
 
     async def submit(self, msg: Submit) -> None:
+        self.active()
         judge = getattr(self.app_state, "judge", None)
         if judge is None:
             raise InterviewError("judge_unavailable", "the code judge is not running here")
@@ -505,6 +543,7 @@ class SessionLink:
         async def on_final(text: str, turn_id: str) -> list[str]:
             confidence = self.voice.transcript_confidence(turn_id) if self.voice else None
             doubtful = self.voice.doubtful_end(turn_id) if self.voice else False
+            self.active()
             async with self.step_lock:
                 result = await self.engine.answer(self.session_id, text, emit_transcript=False,
                                                   transcript_confidence=confidence,
@@ -513,6 +552,7 @@ class SessionLink:
 
         async def on_amend(text: str, turn_id: str) -> list[str]:
             doubtful = self.voice.doubtful_end(turn_id) if self.voice else False
+            self.active()
             async with self.step_lock:
                 result = await self.engine.amend_answer(self.session_id, turn_id, text,
                                                         hold_phase_change=doubtful)

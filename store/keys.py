@@ -65,3 +65,10 @@ def ticket(digest: str) -> str:
 def link(digest: str) -> str:
     """A page link's cookie, by the SHA-256 of its value: the grant it opened."""
     return f"{PREFIX}:link:{digest}"
+
+
+def candidate_sessions(candidate_id: str) -> str:
+    """Sorted set: the candidate's session ids, scored by creation time (epoch seconds). It has
+    no TTL, so the candidate's progress outlives the sessions' own keys (the archive then has
+    their reports)."""
+    return f"{PREFIX}:candidate:{candidate_id}:sessions"

@@ -73,6 +73,11 @@ async def practice_page(session_id: str) -> Response:
     return _shell()
 
 
+@router.api_route("/candidates/{candidate_id}", methods=["GET", "HEAD"])
+async def candidate_page(candidate_id: str) -> Response:
+    return _shell()
+
+
 @router.api_route("/review", methods=["GET", "HEAD"])
 async def review_page() -> Response:
     return _shell()

@@ -29,6 +29,7 @@ from server.errors import Forbidden, NotFound, Unauthorized
 from server.recording import code_revisions, events_ndjson, render_report_html, webvtt
 from server.report_html import no_access_html
 from server.report_view import report_view
+from server.routes.progress import index_session
 from server.schemas import (
     ReviewOverride,
     SessionCreate,
@@ -57,6 +58,7 @@ async def create_session(body: SessionCreate, request: Request, engine: EngineDe
     await redis.hset(keys.session_meta(state.session_id),
                      mapping={"token_sha256": token_digest(token),
                               "candidate_id": body.candidate_id})
+    await index_session(redis, body.candidate_id, state.session_id)  # for progress
     request.app.state.metrics.sessions_created.inc()
     ticket = await issue_ticket(redis, Grant(state.session_id, reviewer=False),
                                 settings.ticket_ttl_s)

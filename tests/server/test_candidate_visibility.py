@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from agents.hints import parent_question_id
 from agents.question_bank import load_question_bank
 from judge.problems import ProblemRegistry, resolve_tests
 from tests.conftest import ROOT
@@ -93,7 +94,9 @@ def secrets_for(events: list[dict[str, Any]], problem_id: str,
     out: list[tuple[str, str]] = []
     asked = {e["question_id"] for e in events if e["type"] == "question"}
     for qid in asked:
-        q = bank.questions.get(qid) or parent.get(qid)
+        # A smaller question after a hint (agents.hints) names its question in its id.
+        q = bank.questions.get(qid) or parent.get(qid) or bank.questions.get(
+            parent_question_id(qid) or "")
         if q is None:  # a coding-phase question is about the problem, not the bank
             continue
         said = norm(" ".join([q.text, *(f.text for f in q.followups), *q.hints,
@@ -177,6 +180,14 @@ def test_no_candidate_payload_carries_a_secret(redis_url: str, tmp_path: Path) -
             pid = task["problem_id"]
             rec.get("/api/problems")
             rec.get(f"/api/problems/{pid}")
+            # A hint (the problem's first) is said and shown: it is scanned like the rest.
+            send(ws, {"type": "answer", "text": "Can I get a hint?"})
+            said = [rec.receive(ws, "feedback")[-1]["text"]]
+            # The loop above may have sent one more "I don't know." into the coding round
+            # ("Noted."), before the hint request; the hint is the last thing said.
+            if said[-1].startswith("Noted."):
+                said.append(rec.receive(ws, "feedback")[-1]["text"])
+            assert said[-1].startswith("Here is a hint. "), said
             wrong = (ROOT / "bank" / "problems" / pid / "solutions" / "wrong.py").read_text()
             send(ws, {"type": "code_change", "problem_id": pid, "language": "python",
                       "code": wrong})

@@ -12,9 +12,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from agents.question_bank import load_question_bank
-from tests.server.support import client, create_session, send, until
+from tests.server.support import answer_until_end, client, create_session, send, until
 
-WEAK = "I am not sure, it is something about data, I think."
+WEAK = "It is something to do with data, I think."  # weak; not "I don't know" (a hint)
 
 
 def one_question(c: TestClient, s: dict[str, Any], answer: str | None) -> str:
@@ -24,8 +24,7 @@ def one_question(c: TestClient, s: dict[str, Any], answer: str | None) -> str:
     with c.websocket_connect(f"/ws/sessions/{s['session_id']}?token={s['token']}") as ws:
         send(ws, {"type": "start"})
         qid: str = until(ws, "question")[-1]["question_id"]
-        send(ws, {"type": "answer", "text": answer or bank.get(qid).reference_answer})
-        until(ws, "session_end")
+        answer_until_end(ws, [answer or bank.get(qid).reference_answer], waiting=True)
     return qid
 
 

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from agents.question_bank import load_question_bank
-from tests.server.support import client, create_session, send, until
+from tests.server.support import answer_until_end, client, create_session, send, until
 
 REVIEWER = {"Authorization": "Bearer reviewer-secret-xyz"}
 ANSWERS = ["It keeps the rows sorted in a separate tree structure, so lookups skip a full "
@@ -53,8 +53,7 @@ def test_report_question_by_question_with_model_answers_only_after_the_end(
                 if got[-1]["type"] == "question":
                     break
                 got.append(ws.receive_json())
-            send(ws, {"type": "answer", "text": ANSWERS[1]})
-            until(ws, "session_end")
+            answer_until_end(ws, ANSWERS[1:], waiting=True)
 
         events = [json.loads(line) for line in
                   c.get(f"/api/sessions/{sid}/events", headers=auth).text.splitlines()]

@@ -15,7 +15,7 @@ from agents.question_bank import load_question_bank
 from tests.web.harness import JsErrors, launch, open_app, screenshot, viva_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-WEAK = "I am not sure, it is something about data, I think."
+WEAK = "It is something to do with data, I think."  # weak; not "I don't know" (a hint)
 
 
 def score_of(text: str) -> int:

@@ -13,6 +13,7 @@ const ROUTES: [RegExp, PageLoader][] = [
   [/^\/playback\/([^/]+)\/?$/, () => import('./pages/playback/playback-page')],
   [/^\/review\/?$/, () => import('./pages/review/review-page')],
   [/^\/practice\/([^/]+)\/?$/, () => import('./pages/practice/practice-page')],
+  [/^\/candidates\/([^/]+)\/?$/, () => import('./pages/progress/progress-page')],
 ];
 
 const root = document.getElementById('app')!;

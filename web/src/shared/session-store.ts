@@ -1,5 +1,6 @@
-// Tokens live in sessionStorage: they stay with the browser tab that started the interview
-// (and survive its reloads) but are not shared with other tabs or kept after it closes.
+// What rejoining one's own interviews needs (id, token, mode) lives in localStorage, scoped to
+// this origin (issue 23): closing the tab no longer strands an interview, and the lobby lists
+// them. The reviewer token stays in sessionStorage, with the tab.
 
 export interface StoredSession {
   session_id: string;
@@ -7,6 +8,8 @@ export interface StoredSession {
   ws_url: string;
   mode: 'voice' | 'text';
   started: boolean;
+  candidate_id?: string;
+  created_at?: string;
 }
 
 const sessionKey = (id: string) => `viva.session.${id}`;
@@ -23,11 +26,40 @@ function readJson<T>(storage: Storage, key: string): T | null {
 }
 
 export function loadSession(id: string): StoredSession | null {
-  return readJson<StoredSession>(sessionStorage, sessionKey(id));
+  return readJson<StoredSession>(localStorage, sessionKey(id)) ?? readJson<StoredSession>(sessionStorage, sessionKey(id));
 }
 
 export function saveSession(session: StoredSession): void {
-  sessionStorage.setItem(sessionKey(session.session_id), JSON.stringify(session));
+  const previous = loadSession(session.session_id);
+  const kept: StoredSession = {
+    ...session,
+    candidate_id: session.candidate_id ?? previous?.candidate_id,
+    created_at: session.created_at ?? previous?.created_at ?? new Date().toISOString(),
+  };
+  localStorage.setItem(sessionKey(session.session_id), JSON.stringify(kept));
+}
+
+/** A credential the server refused (wrong, or its session is gone): not offered again. */
+export function forgetSession(id: string): void {
+  localStorage.removeItem(sessionKey(id));
+  sessionStorage.removeItem(sessionKey(id));
+}
+
+/** Every interview this browser can rejoin, newest first. */
+export function storedSessions(): StoredSession[] {
+  const out: StoredSession[] = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key?.startsWith('viva.session.')) continue;
+    const session = readJson<StoredSession>(localStorage, key);
+    if (session?.session_id && session.token) out.push(session);
+  }
+  return out.sort((a, b) => (b.created_at ?? '').localeCompare(a.created_at ?? ''));
+}
+
+/** A token of one of this candidate's sessions, for their progress page. */
+export function tokenForCandidate(candidateId: string): string | null {
+  return storedSessions().find((s) => s.candidate_id === candidateId)?.token ?? null;
 }
 
 export function markStarted(id: string): void {

@@ -4,7 +4,8 @@ import { ApiError, createSession, describeError } from '../../shared/api';
 import { h } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import type { SessionCreate } from '../../shared/protocol';
-import { loadCandidateId, saveCandidateId, saveSession } from '../../shared/session-store';
+import { loadCandidateId, saveCandidateId, saveSession, storedSessions, tokenForCandidate } from '../../shared/session-store';
+import { fetchProgress } from '../progress/progress-page';
 import type { Page } from '../page';
 
 const ROLES = [
@@ -168,7 +169,7 @@ const lobbyPage: Page = (root, { navigate }) => {
     try {
       const created = await createSession(body);
       saveCandidateId(candidateId);
-      saveSession({ ...created, mode, started: false });
+      saveSession({ ...created, mode, started: false, candidate_id: candidateId });
       navigate(`/interview/${encodeURIComponent(created.session_id)}`);
     } catch (error) {
       notices.show(describeError(error), 'error', { code: error instanceof ApiError ? error.code : undefined });
@@ -176,6 +177,40 @@ const lobbyPage: Page = (root, { navigate }) => {
       start.textContent = 'Start interview';
     }
   });
+
+  // Interviews this browser can rejoin (issue 23), with the candidate's progress page.
+  const stored = storedSessions();
+  const yours = stored.length
+    ? h(
+        'section',
+        { class: 'card stored-sessions', 'data-testid': 'stored-sessions', 'aria-labelledby': 'stored-title' },
+        h('h2', { id: 'stored-title' }, 'Your interviews in this browser'),
+        h('ul', {}, stored.slice(0, 20).map((s) =>
+          h('li', { 'data-session': s.session_id },
+            h('a', { href: `/interview/${encodeURIComponent(s.session_id)}`, 'data-nav': true, 'data-testid': 'rejoin' }, `Rejoin ${s.session_id}`),
+            s.created_at ? ` (${new Date(s.created_at).toLocaleString()})` : '',
+            s.candidate_id ? [' · ', h('a', { href: `/candidates/${encodeURIComponent(s.candidate_id)}`, 'data-nav': true, 'data-testid': 'progress-link' }, `Progress of ${s.candidate_id}`)] : []))),
+      )
+    : '';
+  // The suggested focus from the candidate's progress, offered before the next interview.
+  const focus = h('p', { class: 'hint', 'data-testid': 'lobby-focus', hidden: true });
+  const showFocus = () => {
+    const id = candidate.value.trim();
+    const token = id ? tokenForCandidate(id) : null;
+    focus.hidden = true;
+    if (!token) return;
+    fetchProgress(id, token)
+      .then((p) => {
+        if (candidate.value.trim() !== id || !p.suggested_focus.topic) return;
+        focus.textContent = `Suggested focus: ${p.suggested_focus.topic}. ${p.suggested_focus.reason}`;
+        focus.hidden = false;
+        // The concepts round is where a weak topic comes back: keep it chosen.
+        concepts.checked = true;
+      })
+      .catch(() => undefined); // a refused credential just offers nothing
+  };
+  candidate.addEventListener('change', showFocus);
+  showFocus();
 
   root.append(
     h(
@@ -188,6 +223,8 @@ const lobbyPage: Page = (root, { navigate }) => {
         h('p', { class: 'lede' }, 'A mock technical interview you can talk to. Practise explaining concepts out loud, then solve a coding problem while the tests run.'),
       ),
       notices.element,
+      yours,
+      focus,
       form,
       h('footer', { class: 'page-footer' }, h('a', { href: '/review', 'data-nav': true }, 'Reviewer dashboard')),
     ),

@@ -1,0 +1,148 @@
+"""Calibrate the relevance gate's near-topic margins (``agents/relevance.py``) on dev data.
+
+    PYTHONPATH=. python scripts/calibrate_near_topic.py [--json]
+
+Dev data only: the bank's own questions (each answered with the reference answer of every
+other question of the same or a neighbouring topic, ``bench.grading.near_topic_pairs``, and
+its labelled answers, ``tests/data/grading_labelled.jsonl``) and the public dev split
+(``tests/data/public_dev``: each right answer's margin over the other questions of its data
+set, the questions described by their text and reference answer). The public test split and
+the UNT/Mohler data are never read: a ``SplitGuard`` over ``tests/data/public`` fails the run
+if anything opened it.
+
+For each margin it prints the share of near-topic pairs still credited >= 0.5 and the labelled
+answers it would cap (with the in-house r after capping), for technical and open questions
+apart. The pairs are graded once with the near-topic rule off; the caps are then applied to
+those grades, as ``agents.evaluate.judge`` applies the gate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.split_guard import SplitGuard  # noqa: E402
+
+GUARD = SplitGuard().install()
+
+from agents import relevance  # noqa: E402
+from agents.evaluate import OFF_TOPIC_CAP, EvaluateAgent  # noqa: E402
+from agents.knowledge import KnowledgeAgent  # noqa: E402
+from agents.providers.rubric import RubricProvider  # noqa: E402
+from agents.question_bank import load_question_bank  # noqa: E402
+from bench.grading import DATA, DEV_SPLIT, NEAR_TOPIC_PASS, near_topic_pairs, read_jsonl  # noqa: E402
+from bench.stats import pearson  # noqa: E402
+
+MARGINS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+
+
+def _graded(kind: str, asked: str, answer: str, agent: EvaluateAgent,
+            knowledge: KnowledgeAgent, label: float | None = None) -> dict[str, Any]:
+    bank = agent.bank
+    assert bank is not None and agent.gate is not None
+    q = bank.get(asked)
+    return {"kind": kind, "open": q.topic.value in relevance.OPEN_TOPICS, "label": label,
+            "score": agent.judge(q.text, answer, knowledge.for_question(q)).score,
+            "margin": _margin(agent, answer, q.id)}
+
+
+def _margin(agent: EvaluateAgent, answer: str, question_id: str) -> float:
+    """The margin the near-topic rule reads (``RelevanceGate.check``): how much nearer the
+    nearest other question of the asked one's kind sits than the asked one."""
+    gate = agent.gate
+    assert gate is not None and gate.bank is not None
+    ids, matrix = gate._index()
+    assert matrix is not None
+    sims = matrix @ gate.embedder.embed(answer)
+    i = ids.index(question_id)
+    own = float(sims[i])
+    sims[i] = -1.0
+    is_open = gate.bank.get(question_id).topic.value in relevance.OPEN_TOPICS
+    return gate._nearest_of_kind(sims, ids, is_open, own)[1]
+
+
+def _public_dev(embed: Any) -> dict[str, Any]:
+    """Right answers of the public dev split: how many sit nearer another question of their
+    data set by more than each margin (a cap there would be a wrong one)."""
+    out: dict[str, Any] = {}
+    for path in sorted(DEV_SPLIT.glob("*.jsonl")):
+        rows = read_jsonl(path)
+        described: dict[str, str] = {}
+        for r in rows:
+            described.setdefault(r["question_id"], r["question"] + " " + r["reference_answer"])
+        qids = sorted(described)
+        matrix = np.stack([embed(described[q]) for q in qids])
+        top = max(float(r["label"]) for r in rows)
+        margins = []
+        for r in rows:
+            if float(r["label"]) < 0.5 * top:
+                continue
+            sims = matrix @ embed(r["answer"])
+            i = qids.index(r["question_id"])
+            own = float(sims[i])
+            sims[i] = -2.0
+            margins.append(float(sims.max()) - own)
+        out[path.stem] = {"right_answers": len(margins), "capped_share": {
+            str(m): round(float(np.mean(np.array(margins) > m)), 4) for m in MARGINS}}
+    return out
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="calibrate_near_topic")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    bank = load_question_bank()
+    agent = EvaluateAgent(RubricProvider(), bank=bank)
+    agent.warm()
+    knowledge = KnowledgeAgent(bank)
+    # Grade with the near-topic rule off: the margins are applied below.
+    relevance.NEAR_TOPIC_BY = relevance.OPEN_NEAR_TOPIC_BY = float("inf")
+    rows = [_graded("pair", q.id, o.reference_answer, agent, knowledge)
+            for q, o in near_topic_pairs(bank)]
+    rows += [_graded("labelled", r["question_id"], r["answer"], agent, knowledge,
+                     float(r["label"])) for r in read_jsonl(DATA / "grading_labelled.jsonl")]
+    labelled = [r for r in rows if r["kind"] == "labelled"]
+    labels = [r["label"] for r in labelled]
+    result: dict[str, Any] = {"in_house_r_without": round(pearson(
+        [r["score"] for r in labelled], labels), 4), "margins": []}
+    for m in MARGINS:
+        def capped(r: dict[str, Any], m: float = m) -> float:
+            return min(r["score"], OFF_TOPIC_CAP) if r["margin"] > m else r["score"]
+
+        line: dict[str, Any] = {"margin": m}
+        for kind, is_open in (("technical", False), ("open", True)):
+            pairs = [r for r in rows if r["kind"] == "pair" and r["open"] == is_open]
+            lab = [r for r in labelled if r["open"] == is_open]
+            line[kind] = {
+                "pairs": len(pairs),
+                "credited_before": round(sum(r["score"] >= NEAR_TOPIC_PASS for r in pairs)
+                                         / max(1, len(pairs)), 4),
+                "credited_after": round(sum(capped(r) >= NEAR_TOPIC_PASS for r in pairs)
+                                        / max(1, len(pairs)), 4),
+                "labelled_capped": sum(r["margin"] > m for r in lab),
+                "labelled_right_capped": sum(r["margin"] > m and r["label"] >= 0.5
+                                             for r in lab)}
+        line["in_house_r_if_both_at_this_margin"] = round(pearson(
+            [capped(r) for r in labelled], labels), 4)
+        result["margins"].append(line)
+    assert agent.gate is not None
+    result["public_dev"] = _public_dev(agent.gate.embedder.embed)
+    if GUARD.reads:
+        raise SystemExit(f"the public test split was read: {GUARD.reads}")
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,106 @@
+"""Progress across interviews (issue 25, item 7) over HTTP on real Redis, the bank and the
+grader: two interviews and one practice of one candidate are listed with scores per topic and
+weak points over time; another candidate's token sees nothing; no reference answer leaks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agents.names import topic_name
+from agents.question_bank import load_question_bank
+from server.archived_session import load_archive
+from tests.server.support import client, create_session
+from tests.server.test_practice import WEAK, one_question
+
+
+def test_progress_lists_interviews_and_practice(redis_url: str, tmp_path: Path) -> None:
+    bank = load_question_bank()
+    with client(redis_url, tmp_path) as c:
+        first = create_session(c, candidate_id="ada", max_questions=1)
+        qid = one_question(c, first, WEAK)
+        second = create_session(c, candidate_id="ada", max_questions=1)
+        one_question(c, second, WEAK)
+        auth = {"Authorization": f"Bearer {first['token']}"}
+        r = c.post(f"/api/sessions/{first['session_id']}/practice",
+                   json={"question_id": qid}, headers=auth)
+        assert r.status_code == 201, r.text
+        practice = r.json()
+        assert one_question(c, practice, None) == qid  # the model answer: an improvement
+        other = create_session(c, candidate_id="grace", max_questions=1)
+
+        url = "/api/candidates/ada/progress"
+        assert c.get(url).status_code == 401
+        r = c.get(url, headers={"Authorization": f"Bearer {other['token']}"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
+        assert first["session_id"] not in r.text
+        assert c.get(url, headers={"Authorization": "Bearer é".encode()}).status_code == 401
+
+        # Any of ada's tokens opens it (the practice's too), and the reviewer's.
+        r = c.get(url, headers={"Authorization": f"Bearer {practice['token']}"})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body == c.get(url, headers={
+            "Authorization": "Bearer reviewer-secret-xyz"}).json()
+        assert body["candidate_id"] == "ada"
+        sessions = body["sessions"]
+        assert [s["session_id"] for s in sessions] == [
+            first["session_id"], second["session_id"], practice["session_id"]]
+        assert [s["kind"] for s in sessions] == ["interview", "interview", "practice"]
+        topic = bank.get(qid).topic
+        for s in sessions:
+            assert list(s["topics"]) and all(" " in t or t[:1].isupper() for t in s["topics"])
+            assert s["overall_score"] is not None
+        assert topic_name(topic) in sessions[2]["topics"]
+        assert sessions[2]["topics"][topic_name(topic)] > sessions[0]["topics"][
+            topic_name(topic)]
+        statuses = {w["key"]: w["status"] for w in body["weak_points"]}
+        assert statuses and set(statuses.values()) <= {"improved", "still weak", "new"}
+        # The practice answered the first question's points: those weak points improved.
+        assert any(k.startswith(qid + "/") and v == "improved" for k, v in statuses.items())
+        assert all(w["text"] and "/" not in w["text"].split(" (on")[0]
+                   for w in body["weak_points"])
+        assert body["suggested_focus"]["reason"]
+
+        # No reference answer of any question asked leaks, in JSON or printable HTML.
+        html = c.get(url + ".html", headers=auth)
+        assert html.status_code == 200 and "<script" not in html.text
+        assert "default-src 'none'" in html.headers["content-security-policy"]
+        ref = bank.get(qid).reference_answer
+        assert ref[:40] not in r.text and ref[:40] not in html.text
+        assert "reference_answer" not in r.text
+
+        # grace's page shows only grace.
+        gr = c.get("/api/candidates/grace/progress",
+                   headers={"Authorization": f"Bearer {other['token']}"}).json()
+        assert [s["session_id"] for s in gr["sessions"]] == [other["session_id"]]
+
+
+def test_progress_outlives_the_redis_keys(redis_url: str, tmp_path: Path) -> None:
+    """Once a finished session's Redis keys are gone, the archive gives its scores and its
+    token still opens the candidate's progress."""
+    import redis as sync_redis
+
+    with client(redis_url, tmp_path) as c:
+        s = create_session(c, candidate_id="lin", max_questions=1)
+        one_question(c, s, WEAK)
+        auth = {"Authorization": f"Bearer {s['token']}"}
+        live = c.get("/api/candidates/lin/progress", headers=auth).json()
+        app: Any = c.app
+
+        async def archive() -> None:
+            # The end of the session already asked for its archive: let that finish first.
+            await app.state.archiver.settle()
+            if load_archive(tmp_path, s["session_id"]) is None:
+                assert await app.state.archiver.archive(s["session_id"]) is not None
+            assert load_archive(tmp_path, s["session_id"]) is not None
+
+        assert c.portal is not None
+        c.portal.call(archive)
+        store = sync_redis.Redis.from_url(redis_url)
+        for k in store.scan_iter(f"viva:session:{s['session_id']}:*"):
+            store.delete(k)
+        assert c.get(f"/api/sessions/{s['session_id']}/report", headers=auth).status_code == 200
+        after = c.get("/api/candidates/lin/progress", headers=auth)
+        assert after.status_code == 200, after.text
+        assert after.json()["sessions"] == live["sessions"]
