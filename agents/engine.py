@@ -90,7 +90,8 @@ class StepResult:
     speak_turn_id: str | None = None
 
 
-def plan_topics(role: str, resume_topics: list[str], weak_topics: list[str]) -> list[str]:
+def plan_topics(role: str, resume_topics: list[str], weak_topics: list[str],
+                focus_topic: str | None = None) -> list[str]:
     role_l = role.lower()
     base: list[str] = []
     for key, topics in ROLE_TOPICS.items():
@@ -99,7 +100,8 @@ def plan_topics(role: str, resume_topics: list[str], weak_topics: list[str]) -> 
             break
     base = base or CANONICAL_TOPICS
     ordered: list[str] = []
-    for t in [*weak_topics, *resume_topics, *base, "projects", "behavioral"]:
+    focus = [focus_topic] if focus_topic else []
+    for t in [*focus, *weak_topics, *resume_topics, *base, "projects", "behavioral"]:
         if t not in ordered:
             ordered.append(t)
     return ordered
@@ -157,7 +159,8 @@ class InterviewEngine:
         state = InterviewState(
             session_id=session_id, config=config,
             difficulty=difficulty_rules.from_self_ratings(config.self_ratings),
-            topic_plan=plan_topics(config.role, [t.value for t in resume.topics], weak_topics),
+            topic_plan=plan_topics(config.role, [t.value for t in resume.topics], weak_topics,
+                                   config.focus_topic),
             skills=resume.skills, weak_points=weak_keys, origin_ms=now_ms(),
         )
         await self.states.commit(session_id, state, 0, [self._state_event(state)])

@@ -81,9 +81,13 @@ class QuestionAgent:
             if turn.followup_id is None and turn.phase != Phase.warmup and turn.topic in counts:
                 counts[turn.topic] += 1
         weak_topics = {self._topic_of_key(k) for k in state.weak_points}
-        # Spread questions over topics: fewest asked first; among those, topics where the
-        # candidate was weak before, then plan order.
-        ordered = sorted(plan, key=lambda t: (counts[t], t not in weak_topics, plan.index(t)))
+        focus = state.config.focus_topic
+        if focus in counts:
+            counts[focus] //= 2  # the chosen focus comes up twice as often
+        # Spread questions over topics: fewest asked first; among those, the focus, topics
+        # where the candidate was weak before, then plan order.
+        ordered = sorted(plan, key=lambda t: (counts[t], t != focus, t not in weak_topics,
+                                              plan.index(t)))
         levels = _nearest_levels(state.difficulty)
         for level in levels:
             for topic in ordered:

@@ -47,6 +47,7 @@ class SessionConfig(BaseModel):
     # session of the first attempt (which stays as it was).
     practice_question_id: str | None = None
     practice_of: str | None = None
+    focus_topic: str | None = None  # asked first and twice as often (the lobby's focus)
 
 
 class PointScore(BaseModel):

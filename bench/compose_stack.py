@@ -2,7 +2,9 @@
 
 ``viva bench load --compose`` builds the images if needed (scripts/setup-compose.sh, cached
 by content hash), brings the stack up under a unique project name with Redis also published
-on a loopback port (the bench reads ``INFO clients`` and writes outside events), waits until
+on a loopback port through a ``bench`` network of its own (the stack's ``back`` network is
+internal, so nothing on it can be published; the bench reads ``INFO clients`` and writes
+outside events, with the stack's Redis password), waits until
 both app processes answer through the proxy, and removes everything (``down -v``) after.
 """
 
@@ -54,10 +56,13 @@ def compose_stack(ready_timeout_s: float = 180) -> Iterator[tuple[list[str], str
     project = "vivabench" + uuid.uuid4().hex[:8]
     env = {**os.environ, "VIVA_APP_IMAGE": f"viva-app:{match.group(1)}",
            "VIVA_HTTP_PORT": str(http_port),
-           "VIVA_REVIEWER_TOKEN": os.environ.setdefault("VIVA_REVIEWER_TOKEN", uuid.uuid4().hex)}
+           "VIVA_REVIEWER_TOKEN": os.environ.setdefault("VIVA_REVIEWER_TOKEN", uuid.uuid4().hex),
+           "VIVA_REDIS_PASSWORD": os.environ.setdefault("VIVA_REDIS_PASSWORD", uuid.uuid4().hex)}
     with tempfile.NamedTemporaryFile("w", suffix=".yml", delete=False) as override:
         override.write('version: "2.4"\nservices:\n  redis:\n'
-                       f'    ports: ["127.0.0.1:{redis_port}:6379"]\n')
+                       '    networks: [back, bench]\n'
+                       f'    ports: ["127.0.0.1:{redis_port}:6379"]\n'
+                       'networks:\n  bench: {}\n')
     cmd = [*cli, "-p", project, "-f", str(ROOT / "docker-compose.yml"), "-f", override.name]
     base = f"http://127.0.0.1:{http_port}"
     try:
@@ -73,7 +78,7 @@ def compose_stack(ready_timeout_s: float = 180) -> Iterator[tuple[list[str], str
                 if r.status_code == 200:
                     seen.add(r.headers.get("x-viva-upstream", ""))
             time.sleep(0.5)
-        yield [base], f"redis://127.0.0.1:{redis_port}/0"
+        yield [base], f"redis://:{env['VIVA_REDIS_PASSWORD']}@127.0.0.1:{redis_port}/0"
     finally:
         subprocess.run([*cmd, "down", "-v", "--remove-orphans", "-t", "5"], env=env,
                        capture_output=True, cwd=ROOT)

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.question_bank import Topic
 from agents.state import SelfRatings
 
 
@@ -20,6 +21,9 @@ class SessionCreate(BaseModel):
     rounds: list[Literal["concepts", "coding"]] = Field(default=["concepts"], min_length=1,
                                                         max_length=2)
     max_questions: int | None = Field(default=None, ge=1, le=30)
+    # The topic to work on (the progress page's suggested focus, offered by the lobby): the
+    # first main question comes from it, and it is asked about twice as often as others.
+    focus_topic: Topic | None = None
 
 
 class SessionCreated(BaseModel):

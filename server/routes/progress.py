@@ -21,7 +21,8 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
 
 from agents.engine import InterviewEngine, InterviewError
-from agents.names import weak_point_name
+from agents.names import topic_name, weak_point_name
+from agents.question_bank import Topic
 from server.archived_session import REPORT_PAGE_HEADERS, load_archive
 from server.deps import (
     EngineDep,
@@ -38,6 +39,8 @@ from store import keys
 router = APIRouter()
 # The index is read newest-last; a candidate with more sessions shows the latest ones.
 MAX_SESSIONS = 200
+STRONG_SCORE = 0.8  # a topic's latest score from here up is no weakness to work on
+_TOPIC_KEYS = {topic_name(t.value): t.value for t in Topic}  # human name -> bank topic
 
 
 async def index_session(redis: aioredis.Redis, candidate_id: str, session_id: str,
@@ -68,6 +71,7 @@ class WeakPoint(BaseModel):
 
 class Focus(BaseModel):
     topic: str | None  # human name
+    topic_key: str | None = None  # what POST /api/sessions takes as focus_topic
     reason: str
     points: list[str]
 
@@ -165,9 +169,16 @@ def _focus(sessions: list[ProgressSession], weak: list[WeakPoint]) -> Focus:
         return Focus(topic=None, points=points,
                      reason="No graded answers yet: any topic is a good start.")
     topic = min(latest, key=lambda t: latest[t])
-    return Focus(topic=topic, points=points,
-                 reason=f"{topic} has your lowest latest score ({round(latest[topic] * 100)}"
-                        " out of 100).")
+    key = _TOPIC_KEYS.get(topic)
+    score = round(latest[topic] * 100)
+    if latest[topic] >= STRONG_SCORE:
+        # "Lowest score (95 out of 100)" reads as a weakness: say it is not one.
+        return Focus(topic=topic, topic_key=key, points=points,
+                     reason=f"Every topic you were asked about scored {score} or more. "
+                            f"{topic} is the lowest: try it at a harder level, or a topic "
+                            "you have not been asked yet.")
+    return Focus(topic=topic, topic_key=key, points=points,
+                 reason=f"{topic} has your lowest latest score ({score} out of 100).")
 
 
 async def progress_for(request: Request, candidate_id: str, redis: aioredis.Redis,

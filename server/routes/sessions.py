@@ -51,7 +51,8 @@ async def create_session(body: SessionCreate, request: Request, engine: EngineDe
     config = SessionConfig(
         candidate_id=body.candidate_id, role=body.role, mode=body.mode,
         self_ratings=body.self_ratings, resume_text=body.resume_text, rounds=body.rounds,
-        max_questions=body.max_questions or settings.max_questions)
+        max_questions=body.max_questions or settings.max_questions,
+        focus_topic=body.focus_topic.value if body.focus_topic else None)
     state = await engine.create(config)
     token = secrets.token_urlsafe(24)
     # Only the token's hash is kept, as in the archive: a copy of Redis opens no session.

@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
 TOKEN = "compose-test-reviewer-" + uuid.uuid4().hex
+REDIS_PASSWORD = uuid.uuid4().hex
+SECRETS = {"VIVA_REVIEWER_TOKEN": TOKEN, "VIVA_REDIS_PASSWORD": REDIS_PASSWORD}
 
 
 def compose_cli() -> list[str] | None:
@@ -53,16 +55,27 @@ def test_compose_file_describes_the_scaled_out_deployment() -> None:
     services = spec["services"]
     assert {"redis", "app1", "app2", "proxy", "worker1", "worker2"} <= set(services)
     redis = services["redis"]
-    assert "--appendonly" in redis["command"] and "yes" in redis["command"]
+    command = " ".join(redis["command"])
+    assert "--appendonly yes" in command and "--protected-mode yes" in command
+    # A password, from a file (not the command line), and no bind to every interface.
+    assert "requirepass" in command and "$$VIVA_REDIS_PASSWORD" in command
+    assert "--requirepass" not in command and "0.0.0.0" not in command
+    assert "ports" not in redis
     assert any(v.endswith(":/data") for v in redis["volumes"])
+    # Redis, the apps and the workers on an internal network; the proxy only in front.
+    assert spec["networks"]["back"]["internal"] is True
+    assert redis["networks"] == ["back"] and services["proxy"]["networks"] == ["front"]
     for app in ("app1", "app2"):
         env = services[app]["environment"]
-        assert env["REDIS_URL"].startswith("redis://redis:")
+        assert env["REDIS_URL"].startswith("redis://:${VIVA_REDIS_PASSWORD:?")
+        assert env["REDIS_URL"].endswith("@redis:6379/0")
+        assert set(services[app]["networks"]) == {"front", "back"}
         # Judging is the workers' job; the apps only enqueue.
         assert env["VIVA_JUDGE_IN_PROCESS_WORKER"] == "false"
     for worker in ("worker1", "worker2"):
         assert "worker" in " ".join(services[worker]["command"])
-        assert services[worker]["environment"]["REDIS_URL"].startswith("redis://redis:")
+        assert services[worker]["environment"]["REDIS_URL"].startswith("redis://:${VIVA_")
+        assert services[worker]["networks"] == ["back"]  # candidate code reaches nothing else
     assert services["proxy"]["ports"]
     conf = NGINX_CONF.read_text()
     assert "server app1:8000" in conf and "server app2:8000" in conf
@@ -77,15 +90,16 @@ def test_compose_config_validates() -> None:
     cli = compose_cli()
     if cli is None:
         pytest.skip("no docker-compose CLI (scripts/setup-system.sh installs Debian's)")
-    env = {**os.environ, "VIVA_REVIEWER_TOKEN": TOKEN}
+    env = {**os.environ, **SECRETS}
     out = subprocess.run([*cli, "-f", str(COMPOSE_FILE), "config", "-q"], env=env,
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    # Without a reviewer token the file refuses to start, saying why.
-    env.pop("VIVA_REVIEWER_TOKEN")
-    out = subprocess.run([*cli, "-f", str(COMPOSE_FILE), "config", "-q"], env=env,
-                         capture_output=True, text=True, cwd=ROOT)
-    assert out.returncode != 0 and "VIVA_REVIEWER_TOKEN" in out.stderr
+    # Without a reviewer token or a Redis password the file refuses to start, saying why.
+    for name in SECRETS:
+        without = {k: v for k, v in env.items() if k != name}
+        out = subprocess.run([*cli, "-f", str(COMPOSE_FILE), "config", "-q"], env=without,
+                             capture_output=True, text=True, cwd=ROOT)
+        assert out.returncode != 0 and name in out.stderr, (name, out.stderr)
 
 
 class Stack:
@@ -95,7 +109,7 @@ class Stack:
         self.project = "vivatest" + uuid.uuid4().hex[:10]
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "VIVA_REVIEWER_TOKEN": TOKEN, "VIVA_APP_IMAGE": app_image,
+        self.env = {**os.environ, **SECRETS, "VIVA_APP_IMAGE": app_image,
                     "VIVA_HTTP_PORT": str(self.port), "VIVA_ENV": "production"}
         self.cli = [*cli, "-p", self.project, "-f", str(COMPOSE_FILE)]
 
@@ -109,12 +123,17 @@ class Stack:
     def container(self, service: str) -> str:
         return self.run("ps", "-q", service).strip()
 
-    def ip_of(self, service: str) -> str:
+    def ips_of(self, service: str) -> list[str]:
+        """Its address on each network it is on."""
         return subprocess.run(
             ["docker", "inspect", "-f",
-             "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
+             "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}",
              self.container(service)], capture_output=True, text=True, check=True,
-        ).stdout.strip()
+        ).stdout.split()
+
+    def exec(self, service: str, *command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["docker", "exec", self.container(service), *command],
+                              capture_output=True, text=True, timeout=60)
 
     def wait_ready(self, timeout: float = 120) -> dict[str, Any]:
         """Until both app processes answered /healthz through the proxy and both workers
@@ -206,7 +225,7 @@ def test_interview_through_the_proxy_survives_killing_an_app_process(stack: Stac
     assert r.status_code == 201, r.text
     s = r.json()
     path = f"/ws/sessions/{s['session_id']}?token={s['token']}"
-    ips = {stack.ip_of("app1"): "app1", stack.ip_of("app2"): "app2"}
+    ips = {ip: app for app in ("app1", "app2") for ip in stack.ips_of(app)}
 
     seen: list[dict[str, Any]] = []
     exits = contextlib.ExitStack()
@@ -290,3 +309,29 @@ def test_a_worker_judges_a_submission_made_through_the_proxy(stack: Stack) -> No
     # Run for real in a worker's bubblewrap sandbox (a template is not a solution).
     assert result["image"].startswith("bwrap"), result["image"]
     assert result["verdict"] in {"AC", "WA", "RE", "TLE"} and result["total"] >= 1, result
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_redis_wants_its_password_and_only_the_back_network_reaches_it(stack: Stack) -> None:
+    # Inside its own container, without the password: refused.
+    out = stack.exec("redis", "redis-cli", "ping")
+    assert "NOAUTH" in out.stdout + out.stderr, out
+    out = stack.exec("redis", "redis-cli", "--no-auth-warning", "-a", "wrong", "ping")
+    assert "PONG" not in out.stdout, out
+    # The app reaches it with the password (its health says so) ...
+    assert stack.exec("app1", "python", "-c", PING).stdout.strip() == "True"
+    # ... the proxy, on the front network only, cannot even resolve it, and no port of it
+    # is published on the host.
+    assert stack.exec("app1", "getent", "hosts", "redis").returncode == 0
+    out = stack.exec("proxy", "getent", "hosts", "redis")
+    assert out.returncode != 0 and not out.stdout.strip(), out
+    assert stack.run("port", "redis", "6379", check=False).strip() in ("", ":0")
+    # A worker (it runs candidate code) has no route out of the internal network.
+    out = stack.exec("worker1", "python", "-c", "import socket; socket.create_connection("
+                                                "('1.1.1.1', 53), timeout=3)")
+    assert out.returncode != 0, out
+
+
+PING = ("import os, redis; print(redis.Redis.from_url(os.environ['REDIS_URL'])"
+        ".ping())")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -73,25 +73,30 @@ def until(ws: WebSocketTestSession, kind: str, limit: int = 50) -> list[dict[str
 
 def answer_until_end(ws: WebSocketTestSession, answers: Iterable[str], *,
                      waiting: bool = False, then: str = "I would have to look that up.",
+                     reply: Callable[[dict[str, Any]], str] | None = None,
                      max_answers: int = 8) -> list[dict[str, Any]]:
     """Answer each question as it comes (``answers`` in order, then ``then``) until the
     session ends; every event received. ``waiting``: a question already received is still
     unanswered. A follow-up or a hint the grader chose is answered too, so a test does not
-    depend on which way the interviewer went."""
+    depend on which way the interviewer went. ``reply``: the answer to a question event,
+    once ``answers`` are used (instead of ``then``)."""
     queue = list(answers)
     got: list[dict[str, Any]] = []
     sent = 0
+    question: dict[str, Any] = {}
     while True:
         if waiting:
             if sent == max_answers:
                 raise AssertionError(f"the session did not end after {sent} answers")
-            send(ws, {"type": "answer", "text": queue.pop(0) if queue else then})
+            text = queue.pop(0) if queue else reply(question) if reply and question else then
+            send(ws, {"type": "answer", "text": text})
             sent, waiting = sent + 1, False
         event = receive_json(ws)
         got.append(event)
         if event["type"] == "session_end":
             return got
-        waiting = waiting or event["type"] == "question"
+        if event["type"] == "question":
+            question, waiting = event, True
 
 
 def send(ws: WebSocketTestSession, message: dict[str, Any]) -> None:

@@ -10,7 +10,8 @@ from typing import Any
 from agents.names import topic_name
 from agents.question_bank import load_question_bank
 from server.archived_session import load_archive
-from tests.server.support import client, create_session
+from server.routes.progress import ProgressSession, _focus
+from tests.server.support import answer_until_end, client, create_session, send
 from tests.server.test_practice import WEAK, one_question
 
 
@@ -104,3 +105,60 @@ def test_progress_outlives_the_redis_keys(redis_url: str, tmp_path: Path) -> Non
         after = c.get("/api/candidates/lin/progress", headers=auth)
         assert after.status_code == 200, after.text
         assert after.json()["sessions"] == live["sessions"]
+
+
+def _session(sid: str, topics: dict[str, float]) -> ProgressSession:
+    return ProgressSession(session_id=sid, started_at="2026-01-01T10:00:00Z", kind="interview",
+                           status="finished", overall_score=None, reviewed=False,
+                           topics=topics)
+
+
+def test_suggested_focus_is_the_weakest_latest_topic_and_says_when_none_is_weak() -> None:
+    older = _session("a", {"Databases": 0.3, "Concurrency": 0.6})
+    newer = _session("b", {"Databases": 0.9})  # databases improved: its latest score counts
+    focus = _focus([older, newer], [])
+    assert focus.topic == "Concurrency" and "lowest latest score (60 out of 100)" in focus.reason
+    assert focus.topic_key == "concurrency"  # what POST /api/sessions takes as focus_topic
+    strong = _focus([_session("c", {"Databases": 0.95, "Concurrency": 0.85})], [])
+    assert strong.topic == "Concurrency"
+    assert "scored 85 or more" in strong.reason and "lowest latest" not in strong.reason
+    assert _focus([], []).topic is None
+
+
+def test_an_interview_focused_on_a_topic_starts_there_and_returns_to_it(
+        redis_url: str, tmp_path: Path) -> None:
+    bank = load_question_bank()
+    with client(redis_url, tmp_path) as c:
+        r = c.post("/api/sessions", json={
+            "candidate_id": "ada", "role": "backend engineer", "mode": "text",
+            "self_ratings": {"algorithms": 3, "engineering": 3, "projects": 3},
+            "focus_topic": "no_such_topic"})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_input"
+
+        def main_topics(focus: str | None) -> list[str]:
+            s = create_session(c, max_questions=5, **({"focus_topic": focus} if focus else {}))
+            with c.websocket_connect(f"/ws/sessions/{s['session_id']}?token={s['token']}") as ws:
+                send(ws, {"type": "start"})
+                # Model answers: no streak of misses sends the interview off the topic.
+                events = answer_until_end(
+                    ws, [], max_answers=16,
+                    reply=lambda q: model_answer(bank, q["question_id"]))
+            asked = [e for e in until_questions(events) if e["phase"] == "initial"]
+            return [bank.get(e["question_id"]).topic.value for e in asked]
+
+        plain = main_topics(None)
+        focused = main_topics("concurrency")
+        assert focused and focused[0] == "concurrency", focused
+        assert plain[0] != "concurrency", plain  # so the focus, not the plan, chose it
+        assert focused.count("concurrency") > plain.count("concurrency"), (focused, plain)
+
+
+def until_questions(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == "question"]
+
+
+def model_answer(bank: Any, question_id: str) -> str:
+    """The bank's reference answer (a follow-up has none of its own: a fair partial one)."""
+    if question_id in bank.questions:
+        return str(bank.get(question_id).reference_answer)
+    return "It trades some memory for speed in the common case, and I would measure it."

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from core.events import (
@@ -89,6 +89,8 @@ class Script:
     connections: int = 0
     socket: WebSocket | None = None
     submissions: int = 0
+    tickets: set[str] = field(default_factory=set)  # issued, not yet used
+    tickets_issued: int = 0
     # The closing words after session_end: when their audio was all sent, and when the page
     # then closed its socket (monotonic seconds).
     closing_sent_at: float | None = None
@@ -258,17 +260,33 @@ class ScriptedServer:
                 return JSONResponse({"error": error}, status_code=422)
             self.script.received.append({"type": "http_create", **body})
             return JSONResponse({"session_id": "s-1", "token": TOKEN,
-                                 "ws_url": f"ws://0.0.0.0:1/ws/sessions/s-1?token={TOKEN}"},
+                                 "ws_url": "ws://0.0.0.0:1/ws/sessions/s-1?ticket=first"},
                                 status_code=201)
+
+        @app.post("/api/sessions/{session_id}/ticket", status_code=201)
+        async def ticket(session_id: str, request: Request) -> JSONResponse:
+            # As the real server: the token only in the Authorization header, a ticket
+            # good for one connection.
+            if request.headers.get("authorization") != f"Bearer {TOKEN}":
+                error = {"code": "unauthorized", "message": "bad token"}
+                return JSONResponse({"error": error}, status_code=401)
+            self.script.tickets_issued += 1
+            value = f"ticket-{self.script.tickets_issued}"
+            self.script.tickets.add(value)
+            return JSONResponse({"ticket": value, "expires_in_s": 60}, status_code=201)
 
         @app.websocket("/ws/sessions/{session_id}")
         async def socket(ws: WebSocket, session_id: str) -> None:
             await ws.accept()
-            if ws.query_params.get("token") != TOKEN:
+            if "token" in ws.query_params:
+                self.script.violations.append("a token in the websocket URL")
+            ticket = ws.query_params.get("ticket", "")
+            if ticket not in self.script.tickets:
                 await ws.send_text(json.dumps(wire(ErrorEvent(code="unauthorized",
                                                               message="bad token", seq=0))))
                 await ws.close(code=1008)
                 return
+            self.script.tickets.discard(ticket)  # single use
             self.loop = asyncio.get_running_loop()
             self.script.connections += 1
             self.script.socket = ws

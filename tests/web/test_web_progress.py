@@ -90,8 +90,10 @@ def test_candidate_page_charts_two_interviews_and_a_practice(
 
             js_errors.assert_none()
             # The browser logs the refusal below itself; that one is expected.
-            js_errors.allowed = ("status of 403 (Forbidden) @ " + server.url
-                                 + "/api/candidates/ada/progress",)
+            sid = made[0]["session_id"]
+            js_errors.allowed = (
+                "status of 403 (Forbidden) @ " + server.url + "/api/candidates/ada/progress",
+                "status of 403 (Forbidden) @ " + server.url + f"/api/sessions/{sid}/ticket")
             # A credential the server refuses stays on a friendly page with a way back.
             page.evaluate("""() => { for (const k of Object.keys(localStorage))
                 if (k.startsWith('viva.session.')) localStorage.setItem(k, JSON.stringify(
@@ -99,5 +101,33 @@ def test_candidate_page_charts_two_interviews_and_a_practice(
             page.reload()
             expect(page.get_by_test_id("progress-error")).to_contain_text("refused")
             expect(page.get_by_role("link", name="Back to the lobby")).to_be_visible()
+
+            # The interview page too: no room that never connects beside an open answer box,
+            # but a page that says the key was refused, and the key is not offered again.
+            page.goto(f"{server.url}/interview/{sid}")
+            expect(page.get_by_test_id("access-refused")).to_contain_text("refused")
+            expect(page.get_by_test_id("answer-input")).to_have_count(0)
+            expect(page.get_by_test_id("back-to-lobby")).to_be_visible()
+            assert page.evaluate(f"localStorage.getItem('viva.session.{sid}')") is None
+            page.get_by_test_id("back-to-lobby").click()
+            page.wait_for_url(server.url + "/")
+
+            # The lobby offers the suggested focus, ticked: the next interview is created
+            # with it (the server then asks that topic first; tests/server/test_progress.py).
+            page.evaluate("""(all) => { for (const s of all)
+                localStorage.setItem('viva.session.' + s.session_id, JSON.stringify(s)); }""",
+                          stored)
+            page.reload()
+            page.get_by_test_id("candidate-id").fill("ada")
+            page.get_by_test_id("candidate-id").dispatch_event("change")
+            expect(page.get_by_test_id("lobby-focus")).to_contain_text("Focus this interview on")
+            expect(page.get_by_test_id("use-focus")).to_be_checked()
+            with page.expect_request(lambda req: req.method == "POST"
+                                     and req.url.endswith("/api/sessions")) as created:
+                page.get_by_test_id("start-interview").click()
+            focus_topic = created.value.post_data_json["focus_topic"]
+            progress = httpx.get(f"{server.url}/api/candidates/ada/progress",
+                                 headers={"Authorization": f"Bearer {made[1]['token']}"}).json()
+            assert focus_topic == progress["suggested_focus"]["topic_key"] is not None
         finally:
             browser.close()

@@ -92,12 +92,21 @@ test('a socket opens once its ticket arrives; a refused token stops the retries'
   timers.length = 0;
   const refused = new SessionConnection(async () => {
     throw new ApiError(403, 'forbidden', 'this token does not belong to that session');
-  }, { onEvent: () => undefined, onAudio: () => undefined, onState: (s) => states.push(s), onOpen: () => undefined });
+  }, {
+    onEvent: () => undefined,
+    onAudio: () => undefined,
+    onState: (s) => states.push(s),
+    onOpen: () => undefined,
+    onRefused: (detail, status) => refusals.push(`${status} ${detail}`),
+  });
+  const refusals: string[] = [];
   refused.connect();
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(FakeSocket.instances.length, before + 1);
   assert.equal(timers.length, 0);
   assert.equal(states.at(-1), 'closed');
+  // The page is told, once, so it can say so instead of a room that never opens.
+  assert.deepEqual(refusals, ['403 this token does not belong to that session']);
 });
 
 test('reconnect resumes after the last seq and drops replayed duplicates', () => {

@@ -15,6 +15,9 @@ export interface ConnectionHandlers {
   /** After `session_end` the socket stays open until this settles: the closing words are
    * streamed after that event, and closing the socket at once would cut them off. */
   onSessionEnd?(): Promise<void>;
+  /** The session token was refused (wrong, another interview's, or the session is gone):
+   * no retry can help, so the page can say so instead of showing a room that never opens. */
+  onRefused?(detail: string, status: number): void;
 }
 
 /** Close codes after which retrying cannot help (bad token, unknown or finished session). */
@@ -151,6 +154,7 @@ export class SessionConnection {
           // The token was refused (or the session is gone): retrying cannot help.
           this.stopped = true;
           this.setState('closed', error.message);
+          this.handlers.onRefused?.(error.message, error.status);
           return;
         }
         this.scheduleRetry();

@@ -109,6 +109,8 @@ export interface SessionCreate {
   resume_text: string | null;
   rounds: ('concepts' | 'coding')[];
   max_questions: number | null;
+  /** A bank topic to work on: asked first and twice as often (the progress page's focus). */
+  focus_topic?: string | null;
 }
 
 export interface SessionCreated {

@@ -6,7 +6,7 @@ import { ticketLink } from '../../shared/ticket-link';
 import { h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import type { ClientMessage, CodingTask, ServerEvent, StateEvent } from '../../shared/protocol';
-import { loadSession, markStarted, saveSession, type StoredSession } from '../../shared/session-store';
+import { forgetSession, loadSession, markStarted, saveSession, type StoredSession } from '../../shared/session-store';
 import type { CodingRoom } from '../coding/coding-room';
 import type { Page } from '../page';
 import { AnswerForm } from './answer-form';
@@ -30,17 +30,36 @@ const interviewPage: Page = (root, context) => {
   const sessionId = context.params[0];
   const stored = loadSession(sessionId);
   if (!stored) return tokenPrompt(root, sessionId, context.navigate);
-  return interviewRoom(root, stored);
+  return interviewRoom(root, stored, (detail) => {
+    // A refused credential is never offered again; the room gives way to a page that says
+    // what happened and how to go on, instead of "Connecting…" beside an open answer box.
+    forgetSession(sessionId);
+    root.replaceChildren();
+    tokenPrompt(root, sessionId, context.navigate, detail);
+  });
 };
 
-function tokenPrompt(root: HTMLElement, sessionId: string, navigate: (path: string) => void): () => void {
+function tokenPrompt(root: HTMLElement, sessionId: string, navigate: (path: string) => void, refused?: string): () => void {
   const token = h('input', { id: 'session-token', required: true, autocomplete: 'off', 'data-testid': 'session-token' });
+  const why = refused
+    ? h(
+        'p',
+        { role: 'alert', 'data-testid': 'access-refused' },
+        `This browser’s key to this interview was refused (${refused.replace(/[.\s]+$/, '')}). It may belong to another interview, or the interview has expired.`,
+      )
+    : h('p', {}, 'This browser holds no key to this interview: it was started in another browser, or its key was cleared.');
   const form = h(
     'form',
     { class: 'card' },
-    h('p', {}, 'This interview’s access token is not in this browser tab (interviews belong to the tab that started them). Paste the token to rejoin, or start a new interview.'),
+    why,
+    h('p', {}, 'Your interviews in this browser are listed in the lobby. If you kept the token shown when this one was created, paste it to rejoin.'),
     h('div', { class: 'field' }, h('label', { for: 'session-token' }, 'Session token'), token),
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Rejoin'), h('a', { href: '/', 'data-nav': true }, 'New interview')),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit', class: 'primary' }, 'Rejoin'),
+      h('a', { href: '/', 'data-nav': true, class: 'button secondary', 'data-testid': 'back-to-lobby' }, 'Back to the lobby'),
+    ),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -49,11 +68,11 @@ function tokenPrompt(root: HTMLElement, sessionId: string, navigate: (path: stri
     saveSession({ session_id: sessionId, token: value, ws_url: '', mode: 'text', started: true });
     navigate(`/interview/${encodeURIComponent(sessionId)}`);
   });
-  root.append(h('main', { id: 'main', class: 'page page-narrow' }, h('h1', {}, 'Rejoin interview'), form));
+  root.append(h('main', { id: 'main', class: 'page page-narrow' }, h('h1', {}, refused ? 'No access to this interview' : 'Rejoin interview'), form));
   return () => undefined;
 }
 
-function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
+function interviewRoom(root: HTMLElement, stored: StoredSession, onRefused: (detail: string) => void): () => void {
   const notices = new NoticeArea();
   const conversation = new ConversationView();
   let audioContext: AudioContext | null = null;
@@ -120,6 +139,10 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
       if (state === 'closed' && !ended) notices.show(detail, 'warning');
     },
     onSessionEnd: () => closing.heard(),
+    onRefused: (detail) => {
+      dispose();
+      onRefused(detail);
+    },
     onAudio(chunk) {
       conversation.interviewerAudio(chunk.byteLength);
       player?.push(chunk);
@@ -311,13 +334,14 @@ function interviewRoom(root: HTMLElement, stored: StoredSession): () => void {
     answers.focus();
   }
 
-  return () => {
+  function dispose(): void {
     connection.close();
     voice?.stop();
     player?.stop();
     coding?.dispose();
-    void audioContext?.close();
-  };
+    if (audioContext?.state !== 'closed') void audioContext?.close();
+  }
+  return dispose;
 }
 
 /** How long the closing words may take to begin after session_end (synthesis on a busy

@@ -163,6 +163,7 @@ const lobbyPage: Page = (root, { navigate }) => {
       resume_text: resume.value.trim() || null,
       rounds,
       max_questions: maxQuestions.value ? Number(maxQuestions.value) : null,
+      focus_topic: !focus.hidden && useFocus.checked && focusKey ? focusKey : null,
     };
     start.disabled = true;
     start.textContent = 'Starting…';
@@ -192,17 +193,26 @@ const lobbyPage: Page = (root, { navigate }) => {
             s.candidate_id ? [' · ', h('a', { href: `/candidates/${encodeURIComponent(s.candidate_id)}`, 'data-nav': true, 'data-testid': 'progress-link' }, `Progress of ${s.candidate_id}`)] : []))),
       )
     : '';
-  // The suggested focus from the candidate's progress, offered before the next interview.
-  const focus = h('p', { class: 'hint', 'data-testid': 'lobby-focus', hidden: true });
+  // The suggested focus from the candidate's progress, offered before the next interview:
+  // kept ticked, the interview starts on that topic and comes back to it more often.
+  const focusText = h('span', {});
+  const useFocus = h('input', { type: 'checkbox', id: 'use-focus', checked: true, 'data-testid': 'use-focus' });
+  const focusLabel = h('label', { for: 'use-focus' }, 'Focus this interview on it');
+  const focus = h('div', { class: 'hint', 'data-testid': 'lobby-focus', hidden: true }, h('p', {}, focusText), h('p', { class: 'check' }, useFocus, ' ', focusLabel));
+  let focusKey: string | null = null;
   const showFocus = () => {
     const id = candidate.value.trim();
     const token = id ? tokenForCandidate(id) : null;
     focus.hidden = true;
+    focusKey = null;
     if (!token) return;
     fetchProgress(id, token)
       .then((p) => {
         if (candidate.value.trim() !== id || !p.suggested_focus.topic) return;
-        focus.textContent = `Suggested focus: ${p.suggested_focus.topic}. ${p.suggested_focus.reason}`;
+        focusText.textContent = `Suggested focus: ${p.suggested_focus.topic}. ${p.suggested_focus.reason}`;
+        focusKey = p.suggested_focus.topic_key;
+        focusLabel.textContent = `Focus this interview on ${p.suggested_focus.topic}`;
+        useFocus.parentElement!.hidden = !focusKey;
         focus.hidden = false;
         // The concepts round is where a weak topic comes back: keep it chosen.
         concepts.checked = true;

@@ -21,7 +21,7 @@ export interface Progress {
   candidate_id: string;
   sessions: ProgressSession[];
   weak_points: { key: string; text: string; status: 'improved' | 'still weak' | 'new' }[];
-  suggested_focus: { topic: string | null; reason: string; points: string[] };
+  suggested_focus: { topic: string | null; topic_key: string | null; reason: string; points: string[] };
 }
 
 export const progressUrl = (candidateId: string) => `/api/candidates/${encodeURIComponent(candidateId)}/progress`;
