@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from agents.approach import COVERED, PointGrade, area_of, missing_point
 from agents.code_evidence import (
     clip,
     fault_words,
@@ -84,6 +85,9 @@ class CodingWording(BaseModel):
     labels: dict[Literal["run", "submit"], str]
     complexity: ComplexityWording
     hints: HintWording
+    # A follow-up on an assessment point the talk has not covered, by the point's area
+    # (agents/approach.py): it names the area, never the point.
+    approach: dict[Literal["cost", "edge", "mechanism"], str]
     wrap_up: str
 
 
@@ -122,7 +126,8 @@ class CodingPort(Protocol):
 
     async def pick_problem(self, difficulty: str, exclude: list[str]) -> dict[str, Any] | None:
         """A ``coding_task`` payload: problem_id, title, statement, templates, samples; and
-        ``hints``, the problem's hint ladder, which the engine keeps and never sends."""
+        ``hints``, the problem's hint ladder, and ``points``, its assessment points
+        ([{id, text}]), which the engine keeps and never sends."""
         ...
 
 
@@ -146,6 +151,8 @@ class CodingRound:
         # The ladder stays in the state (server-side); only a hint given is said or shown.
         task = dict(task)
         state.coding_hints = [str(h) for h in task.pop("hints", None) or []]
+        state.coding_points = [{"id": str(p["id"]), "text": str(p["text"])}
+                               for p in task.pop("points", None) or []]
         state.coding_problem_id = str(task["problem_id"])
         state.coding_problem = {k: str(task[k]) for k in ("title", "statement", "input_format")
                                 if task.get(k)}
@@ -246,13 +253,36 @@ class CodingRound:
             return True
         if talk.stage != "solving":
             return True
-        question = self.code_question(state, result)
+        question = self.code_question(state, result) or self.approach_question(state)
         if question is not None:
             state.coding_attempts[-1]["code_question"] = question
             said.events.append(wire(FeedbackEvent(kind="guidance", text=question,
                                                   submission_id=sub_id)))
             said.spoken.append(question)
         return True
+
+    def approach_question(self, state: InterviewState) -> str | None:
+        """After a run (the candidate is not typing): once a round, a question about an
+        assessment point their talk has not covered, by its area alone."""
+        talk = state.coding_talk
+        if talk.followed_up or not state.coding_points:
+            return None
+        point = missing_point(state.coding_points, talk.points, talk.followed_up)
+        if point is None:
+            return None
+        talk.followed_up.append(point["id"])
+        return self.wording.approach[area_of(point["text"])]
+
+    @staticmethod
+    def heard_approach(state: InterviewState, grades: list[PointGrade], t_ms: int) -> None:
+        """Keep each point's best coverage by the round's talk, with the clause that showed it
+        and when."""
+        talk = state.coding_talk
+        for g in grades:
+            if g.coverage > talk.points.get(g.point_id, 0.0):
+                talk.points[g.point_id] = g.coverage
+                if g.quote and g.coverage >= COVERED:
+                    talk.point_quotes[g.point_id] = {"quote": g.quote, "t_ms": t_ms}
 
     @staticmethod
     def code_question(state: InterviewState, result: dict[str, Any]) -> str | None:
@@ -343,8 +373,11 @@ class CodingRound:
         talk = state.coding_talk
         submits = [a for a in state.coding_attempts if a.get("kind") == "submit"]
         last = submits[-1] if submits else None
-        points = talk.points or None
-        approach = (round(sum(points.values()) / len(points), 3) if points else None)
+        # Approach: the mean coverage over all the problem's points (a point never talked
+        # about counts 0) once the candidate said anything; nothing said: no approach part.
+        ids = [p["id"] for p in state.coding_points] or list(talk.points)
+        approach = (round(sum(talk.points.get(i, 0.0) for i in ids) / len(ids), 3)
+                    if ids and talk.points else None)
         score = coding_score(state.coding_attempts, approach=approach,
                              complexity=talk.complexity_score, hints_used=talk.hints_used)
         return {"problem_id": state.coding_problem_id, "attempts": len(state.coding_attempts),
@@ -353,4 +386,14 @@ class CodingRound:
                 "score": score.score, "score_parts": score.model_dump(),
                 "complexity": {"claim": talk.claim, "claimed": talk.claimed,
                                "measured": talk.measured, "reference": talk.reference},
-                "hints_used": talk.hints_used, "hint_t_ms": talk.hint_t_ms}
+                "hints_used": talk.hints_used, "hint_t_ms": talk.hint_t_ms,
+                # The points are the problem's rubric: their text is in the report only
+                # once the interview has ended, as model answers are (a live report, which
+                # the candidate may read, counts them).
+                "approach_points": [
+                    {"id": p["id"], "text": p["text"] if state.phase == Phase.ended else None,
+                     "coverage": talk.points.get(p["id"], 0.0),
+                     "covered": talk.points.get(p["id"], 0.0) >= COVERED,
+                     **(talk.point_quotes.get(p["id"]) or {})}
+                    for p in state.coding_points],
+                "followed_up": talk.followed_up}

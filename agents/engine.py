@@ -19,6 +19,7 @@ from typing import Any, ClassVar, cast
 import redis.asyncio as aioredis
 
 from agents import difficulty as difficulty_rules
+from agents.approach import PointGrade, grade_approach_async
 from agents.coding_round import CodingPort, CodingRound, Said
 from agents.evaluate import EvaluateAgent
 from agents.feedback import DONT_KNOW, FeedbackAgent
@@ -555,12 +556,23 @@ class InterviewEngine:
 
     async def _coding_talk(self, session_id: str, turn_id: str) -> StepResult:
         """Talk during the coding round: the coding round answers it (the complexity talk
-        after an accepted submit, which may end the round and so the interview)."""
+        after an accepted submit, which may end the round and so the interview). All the
+        round's talk so far is graded against the problem's assessment points first, off the
+        event loop and outside the state's transaction (agents/approach.py)."""
+        grades: list[PointGrade] = []
+        before = await self.load(session_id)
+        talk_turn = before.current_turn
+        if before.coding_points and talk_turn is not None and talk_turn.turn_id == turn_id:
+            problem = before.coding_problem or {}
+            grades = await grade_approach_async(
+                talk_turn.answer or "", before.coding_points, self.evaluator.grader,
+                f"{problem.get('title', '')}. {problem.get('statement', '')}")
 
         def fn(state: InterviewState) -> StepResult | None:
             cur = state.current_turn
             if cur is None or cur.turn_id != turn_id:
                 return None
+            self.coding_round.heard_approach(state, grades, self._t(state))
             said, result = Said(), StepResult()
             over = self.coding_round.talk(state, cur, self._t(state), said)
             self._add(result, said)

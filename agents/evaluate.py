@@ -18,8 +18,10 @@ import asyncio
 import json
 import os
 import re
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from agents.fluency import order_factor
 from agents.grading import (
@@ -41,8 +43,14 @@ from agents.relevance import Relevance, RelevanceGate, default_embedder
 from agents.semantic import SemanticGrader, default_grader
 from agents.turn_budget import MIN_MODEL_CALL_S, model_deadline
 
+T = TypeVar("T")
 _GRADING = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1),
                               thread_name_prefix="grader")
+
+
+async def in_grading_pool(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` on the grading pool (CPU-bound model calls off the event loop)."""
+    return await asyncio.get_running_loop().run_in_executor(_GRADING, fn, *args)
 
 _SYSTEM = (
     "You grade a job candidate's spoken answer against assessment points. For each point "

@@ -102,6 +102,8 @@ class CodingTalk(BaseModel):
     hints_used: int = 0
     hint_t_ms: list[int] = []
     points: dict[str, float] = {}  # assessment point id -> best coverage of the talk
+    # ... and where the talk showed it: {"quote": the candidate's clause, "t_ms": when}
+    point_quotes: dict[str, dict[str, object]] = {}
     followed_up: list[str] = []  # point ids the interviewer asked about
     last_activity_ms: int = 0  # the candidate's last talk or edit (the hint clock)
 
@@ -142,6 +144,9 @@ class InterviewState(BaseModel):
     # The problem's hint ladder (nudge first). Server-side only: the candidate hears a hint
     # when it is given (agents/coding_round.py), never the rest.
     coding_hints: list[str] = []
+    # The problem's assessment points [{id, text}]: server-side, like the hints; the talk is
+    # graded against them (agents/approach.py) and only their coverage is ever shown.
+    coding_points: list[dict[str, str]] = []
     origin_ms: int = 0  # wall-clock ms of the session's first event: t_ms = now - origin
     ended_reason: str | None = None
     amend_point: AmendPoint | None = None  # the last evaluation, while it may be amended

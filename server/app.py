@@ -47,8 +47,11 @@ class JudgeCoding:
         task: dict[str, Any] | None = await self.judge.pick_problem(difficulty, exclude)
         if task is None:
             return None
-        # The hint ladder travels to the engine's state only (never in the coding_task event).
-        return {**task, "hints": list(self.judge.problem(task["problem_id"]).hints)}
+        # The hint ladder and the assessment points travel to the engine's state only (never
+        # in the coding_task event).
+        problem = self.judge.problem(task["problem_id"])
+        return {**task, "hints": list(problem.hints),
+                "points": [{"id": p.id, "text": p.text} for p in problem.assessment_points]}
 
 
 async def _start_judge(app: FastAPI, settings: Settings, redis: aioredis.Redis) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from agents.complexity import SPOKEN
 from agents.names import topic_name
 from agents.question_results import QuestionResult
 from agents.summary import Report, clock, reviewed_score
@@ -99,7 +100,7 @@ def _question_try_again(session_id: str, q: QuestionResult, ended: bool) -> str:
 
 
 def _coding_html(session_id: str, coding: dict[str, Any] | None,
-                 revisions: list[dict[str, Any]] | None) -> str:
+                 revisions: list[dict[str, Any]] | None, ended: bool = True) -> str:
     rows = (coding or {}).get("revisions") or revision_rows(revisions or [])
     if not coding:  # code written outside a coding round: its revisions only
         return _revisions_table(session_id, rows)
@@ -107,7 +108,64 @@ def _coding_html(session_id: str, coding: dict[str, Any] | None,
     verdict = coding.get("final_verdict_name") or "not submitted"
     return (f"<h2>Coding</h2><p>{esc(str(title))}: {coding.get('attempts', 0)} runs and "
             f"submissions; the last submission: {esc(str(verdict))}.</p>"
+            + _coding_score_html(coding) + _approach_html(session_id, coding, ended)
+            + _complexity_html(coding)
             + _hints_html(session_id, coding) + _revisions_table(session_id, rows))
+
+
+def _coding_score_html(coding: dict[str, Any]) -> str:
+    parts = coding.get("score_parts") or {}
+    if coding.get("score") is None:
+        return ""
+    named = [f"{name} {round(float(parts[key]) * 100)}" for key, name in
+             (("correctness", "correctness"), ("approach", "approach"),
+              ("complexity", "complexity")) if parts.get(key) is not None]
+    return (f"<p data-testid='coding-score'>Coding round: {round(float(coding['score']) * 100)}"
+            f"/100" + (f" ({', '.join(named)})" if named else "") + ".</p>")
+
+
+def _approach_html(session_id: str, coding: dict[str, Any], ended: bool) -> str:
+    """What the candidate explained of the problem's points, quoted with a time link; the
+    points themselves (the rubric) only once the interview has ended."""
+    points = coding.get("approach_points") or []
+    if not points:
+        return ""
+    if not ended:
+        said = sum(1 for p in points if p.get("covered"))
+        return (f"<p data-testid='approach'>Approach: you have explained {said} of the "
+                f"{len(points)} things this problem's interviewer listens for; the list comes "
+                "with the report once the interview has ended.</p>")
+    items = []
+    for p in points:
+        text = esc(str(p.get("text", "")))
+        if p.get("covered"):
+            quote = (f" “{esc(str(p['quote']))}”" if p.get("quote") else "")
+            when = (f" (<a href='{moment_link(session_id, int(p['t_ms']))}'>"
+                    f"{clock(int(p['t_ms']))}</a>)" if p.get("t_ms") is not None else "")
+            items.append(f"<li class='covered'>You explained: {text}.{quote}{when}</li>")
+        else:
+            items.append(f"<li class='missed'>Not explained: {text}.</li>")
+    return ("<h3>Your approach</h3><ul data-testid='approach'>" + "".join(items) + "</ul>")
+
+
+def _complexity_html(coding: dict[str, Any]) -> str:
+    """The candidate's complexity claim against the measured growth of their code."""
+    c = coding.get("complexity") or {}
+    measured = c.get("measured") or {}
+    klass, claimed, reference = measured.get("class"), c.get("claimed"), c.get("reference")
+    if not (klass or claimed):
+        return ""
+    named = esc(SPOKEN.get(str(claimed), str(claimed)))
+    said = (f"you said “{esc(str(c.get('claim') or ''))}” ({named})" if claimed
+            else "you gave no complexity")
+    ratio = measured.get("ratio")
+    grew = (f", its time grew {float(ratio):.1f} times when n doubled"
+            if isinstance(ratio, int | float) else "")
+    got = (f"your code measured {esc(SPOKEN.get(str(klass), str(klass)))}{grew}" if klass
+           else "your code could not be timed")
+    best = (f"; the reference solution is {esc(SPOKEN.get(str(reference), str(reference)))}"
+            if reference else "")
+    return f"<p data-testid='complexity'>Complexity: {said}; {got}{best}.</p>"
 
 
 def _hints_html(session_id: str, coding: dict[str, Any]) -> str:
@@ -197,7 +255,7 @@ table.practice td{{width:50%}}
 {_profile_line(report)}
 {_practice_html(report)}
 <h2>Question by question</h2>{questions or '<p>No question was answered.</p>'}
-{_coding_html(report.session_id, report.coding, revisions)}
+{_coding_html(report.session_id, report.coding, revisions, ended)}
 {_earlier_html(report)}{_review_html(report)}{flags}</body></html>"""
 
 

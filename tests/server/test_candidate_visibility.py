@@ -118,6 +118,10 @@ def secrets_for(events: list[dict[str, Any]], problem_id: str,
             t = norm(text)[:200]  # a prefix is enough (performance inputs are large)
             if len(t) >= MIN_SECRET and t not in public:
                 out.append((f"{problem_id} {case.kind} {case.id} {what}", t))
+    # The assessment points the talk is graded against (agents/approach.py) are the rubric.
+    out += [(f"{problem_id} assessment point {p.id}", norm(p.text))
+            for p in problem.assessment_points
+            if len(norm(p.text)) >= MIN_SECRET and norm(p.text) not in public]
     reference = ROOT / "bank" / "problems" / problem_id / "solutions" / "reference.py"
     for line in reference.read_text().splitlines():
         if len(line.strip()) >= 30 and norm(line) not in public:
