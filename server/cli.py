@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-BENCHES = ("voice", "stt", "judge", "load", "grading", "turns", "code_reading")
+BENCHES = ("voice", "stt", "judge", "load", "grading", "turns", "code_reading", "coding")
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import pytest
 
 from agents.code_evidence import sentence_count
 from agents.coding_round import CodingRound
+from bench.crash_programs import CRASHES
 from judge.backends.base import SandboxBackend
 from judge.models import SubmissionResult
 from judge.problems import load_problem
@@ -19,27 +20,6 @@ from .conftest import write_problem
 pytestmark = pytest.mark.slow
 ROUND = CodingRound()
 
-# (code, what must be named, line, the line's text) — each crashes on the first sample.
-CRASHES = {
-    "python": ("import sys\n\ndata = sys.stdin.read().split()\nprint(1 // 0)\n",
-               "a ZeroDivisionError", 4, "print(1 // 0)"),
-    "java": ("import java.util.*;\npublic class Main {\n  public static void main(String[] a) {\n"
-             "    int[] x = new int[3];\n    Scanner s = new Scanner(System.in);\n"
-             "    int n = s.nextInt();\n    System.out.println(x[n + 5]);\n  }\n}\n",
-             "an ArrayIndexOutOfBoundsException", 7, "System.out.println(x[n + 5]);"),
-    "javascript": ("const data = require('fs').readFileSync(0, 'utf8');\nlet x;\n"
-                   "console.log(x.length);\n", "a TypeError", 3, "console.log(x.length);"),
-    "go": ("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar n int\n\tfmt.Scan(&n)\n"
-           "\tvar p *[]int\n\tfmt.Println((*p)[n])\n}\n",
-           "a panic, invalid memory address or nil pointer dereference", 9,
-           "fmt.Println((*p)[n])"),
-    "c": ("#include <stdio.h>\nint main(void) {\n  int *p = 0;\n  int n;\n"
-          "  scanf(\"%d\", &n);\n  p[n] = 3;\n  printf(\"%d\\n\", n);\n  return 0;\n}\n",
-          "a segmentation fault", 6, "p[n] = 3;"),
-    "cpp": ("#include <bits/stdc++.h>\nusing namespace std;\nint main() {\n  int n; cin >> n;\n"
-            "  vector<int> v(3);\n  cout << v.at(n + 5) << endl;\n}\n",
-            "an uncaught std::out_of_range", 6, "cout << v.at(n + 5) << endl;"),
-}
 COMPILE_ERRORS = {
     "python": ("x = 1\ndef f(:\n  pass\n", 2, "invalid syntax"),
     "c": ("int main(void){\n int x = 1\n return 0;}\n", 3, "before ‘return’"),

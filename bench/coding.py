@@ -1,0 +1,170 @@
+"""``viva bench coding [--json] [--quick]``: the coding round's words and measurements, from
+real runs in the bubblewrap sandbox.
+
+Figures:
+- ``crash_named``: the share of crashing programs (``bench/crash_programs.py``: six
+  languages, exceptions and signals, lines inside functions) whose spoken result names both
+  the right exception or signal and the candidate's line with its text (goal ≥ 0.95), with
+  ``crash_misses`` listing what was said instead;
+- ``complexity_match``: the share of the bank's accepted solutions (each problem's reference
+  in Python and C++, and its naive Python solution where the problem's ``measure`` block
+  knows its class) whose measured class (``agents.coding_talk.measured_class`` on the fitted
+  exponent) is the known one (goal ≥ 0.90), with ``complexity_misses``; ``too_fast`` counts
+  the solutions too quick to time at the largest input (no class: not counted either way);
+- ``measure_ms_p50`` / ``measure_ms_p95``: sandbox time of one measurement (goal p95 ≤ 5 s);
+- ``claims_dev`` / ``claims_test``: the complexity-claim parser's accuracy on
+  ``tests/data/complexity_claims`` (dev: tuned on; test: held out, reported only; goal
+  ≥ 0.95).
+``--quick``: three problems, the Python reference only. With ``--json`` the last stdout line
+is one JSON object.
+
+What this set is not: the programs are ours and the bank's, not submissions collected from a
+public judge; the goal asks for those.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from agents.code_reading import read_code
+from agents.coding_round import CodingRound
+from agents.coding_talk import has_log_factor, measured_class
+from agents.complexity import parse_claim
+from bench.crash_programs import CRASHES, MORE_CRASHES
+from bench.stats import percentile
+from judge.backends.base import SandboxBackend
+from judge.backends.bubblewrap import BubblewrapBackend
+from judge.measure import measure
+from judge.models import SubmissionResult
+from judge.problems import Problem, ProblemRegistry, default_bank_dir
+from judge.tiered_run import judge_code
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAIMS = ROOT / "tests" / "data" / "complexity_claims"
+QUICK_PROBLEMS = ("max-subarray-sum", "pair-sum-count", "longest-distinct-run")
+LANGUAGE_OF = {".py": "python", ".cpp": "cpp"}
+
+
+def two_numbers() -> Problem:
+    """A problem whose samples feed "1 2" and "2 2": every crash program dies on the first."""
+    tests = [{"kind": "sample", "input": "1 2\n", "output": "3\n"},
+             {"kind": "sample", "input": "2 2\n", "output": "4\n"},
+             {"kind": "hidden", "input": "40 2\n", "output": "42\n"}]
+    return Problem.model_validate({"id": "bench-crash", "title": "Sum", "statement": "Sum.",
+                                   "limits": {"time_ms": 2000, "memory_mb": 256},
+                                   "tests": tests})
+
+
+async def crashes(backend: SandboxBackend) -> dict[str, Any]:
+    problem, words = two_numbers(), CodingRound()
+    cases = [(lang, *case) for lang, case in CRASHES.items()]
+    cases += [(lang, *case) for lang, more in MORE_CRASHES.items() for case in more]
+    named, misses = 0, list[dict[str, Any]]()
+    for language, code, exception, line, source in cases:
+        outcome = await judge_code(problem, language, code, "run", backend)
+        result = SubmissionResult(
+            submission_id="bench", problem_id=problem.id, language=language, kind="run",
+            status="done", verdict=outcome.verdict, passed=outcome.passed,
+            total=outcome.total, compile=outcome.compile, cases=outcome.cases, code=code)
+        _, text = words.feedback(result.public_view(), "run", {"input_format": "a b"})
+        if f"with {exception}" in text and f" on line {line}, `{source}`." in text:
+            named += 1
+        else:
+            misses.append({"language": language, "expected": f"{exception}, line {line}",
+                           "verdict": outcome.verdict, "said": text[:200]})
+    return {"crash_programs": len(cases), "crash_named": round(named / len(cases), 3),
+            "crash_misses": misses}
+
+
+def _solutions(problem: Problem, quick: bool) -> list[tuple[Path, str]]:
+    """(file, the class it is known to have) for the problem's timed solutions."""
+    assert problem.measure is not None and problem.directory is not None
+    folder = problem.directory / "solutions"
+    known = [(folder / "reference.py", problem.measure.reference)]
+    if not quick:
+        known.append((folder / "reference.cpp", problem.measure.reference))
+        if problem.measure.naive is not None:
+            known.append((folder / "naive.py", problem.measure.naive))
+    return [(path, klass) for path, klass in known if path.is_file()]
+
+
+async def complexity(backend: SandboxBackend, quick: bool) -> dict[str, Any]:
+    registry = ProblemRegistry.from_bank(default_bank_dir())
+    problems = [p for p in registry.problems.values() if p.measure is not None]
+    if quick:
+        problems = [p for p in problems if p.id in QUICK_PROBLEMS]
+    matched = classed = too_fast = 0
+    sandbox_ms: list[float] = []
+    misses: list[dict[str, Any]] = []
+    for problem in sorted(problems, key=lambda p: p.id):
+        for path, known in _solutions(problem, quick):
+            code, language = path.read_text(encoding="utf-8"), LANGUAGE_OF[path.suffix]
+            got = await measure(problem, language, code, backend)
+            sandbox_ms.append(got.sandbox_ms)
+            if got.status == "too_fast" or got.exponent is None:
+                too_fast += got.status == "too_fast"
+                if got.status != "too_fast":
+                    misses.append({"problem": problem.id, "file": path.name, "known": known,
+                                   "status": got.status, "reason": got.reason})
+                continue
+            klass = measured_class(got.exponent, has_log_factor(code, read_code(code, language)))
+            classed += 1
+            matched += klass == known
+            if klass != known:
+                misses.append({"problem": problem.id, "file": path.name, "known": known,
+                               "measured": klass, "exponent": got.exponent})
+    return {"solutions_timed": len(sandbox_ms), "solutions_classed": classed,
+            "too_fast": too_fast,
+            "complexity_match": round(matched / classed, 3) if classed else None,
+            "complexity_misses": misses,
+            "measure_ms_p50": percentile(sandbox_ms, 50),
+            "measure_ms_p95": percentile(sandbox_ms, 95)}
+
+
+def claims(split: str) -> float | None:
+    rows = [line.split("\t", 1) for line in (CLAIMS / f"{split}.tsv").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    if not rows:
+        return None
+    right = sum(parse_claim(text) == (None if klass == "none" else klass)
+                for klass, text in rows)
+    return round(right / len(rows), 3)
+
+
+async def run(quick: bool) -> dict[str, Any]:
+    backend = BubblewrapBackend()
+    status = await backend.status()
+    if not status.ok:
+        raise SystemExit(f"viva bench coding: the bubblewrap sandbox is unavailable: "
+                         f"{status.reason} (run scripts/setup-judge.sh)")
+    started = time.monotonic()
+    result: dict[str, Any] = {"bench": "coding", "quick": quick,
+                              "claims_dev": claims("dev"), "claims_test": claims("test")}
+    result.update(await crashes(backend))
+    result.update(await complexity(backend, quick))
+    result["wall_s"] = round(time.monotonic() - started, 1)
+    return result
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="viva bench coding")
+    parser.add_argument("--json", action="store_true", help="last line: one JSON object")
+    parser.add_argument("--quick", action="store_true", help="three problems, Python only")
+    args = parser.parse_args(argv)
+    result = asyncio.run(run(args.quick))
+    if not args.json:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
