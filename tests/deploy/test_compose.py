@@ -319,11 +319,11 @@ def test_redis_wants_its_password_and_only_the_back_network_reaches_it(stack: St
     assert "NOAUTH" in out.stdout + out.stderr, out
     out = stack.exec("redis", "redis-cli", "--no-auth-warning", "-a", "wrong", "ping")
     assert "PONG" not in out.stdout, out
-    # The app reaches it with the password (its health says so) ...
-    assert stack.exec("app1", "python", "-c", PING).stdout.strip() == "True"
+    # An app (the one the kill test left running) reaches it with the password ...
+    pings = [stack.exec(app, "python3", "-c", PING) for app in ("app1", "app2")]
+    assert any(p.stdout.strip() == "True" for p in pings), pings
     # ... the proxy, on the front network only, cannot even resolve it, and no port of it
     # is published on the host.
-    assert stack.exec("app1", "getent", "hosts", "redis").returncode == 0
     out = stack.exec("proxy", "getent", "hosts", "redis")
     assert out.returncode != 0 and not out.stdout.strip(), out
     assert stack.run("port", "redis", "6379", check=False).strip() in ("", ":0")

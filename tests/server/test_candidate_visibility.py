@@ -245,10 +245,12 @@ def test_no_candidate_payload_carries_a_secret(redis_url: str, tmp_path: Path) -
         assert any(k.startswith(("hidden", "performance")) for k in kinds), kinds
         found = leaks(rec.payloads[:cut], secrets) + leaks(
             rec.payloads[cut:ended], [x for x in secrets if "reference solution" not in x[0]])
-        # Once the interview has ended the report teaches: the bank's model answers are in
-        # it then (and only then); hidden tests never are.
+        # Once the interview has ended the report teaches: the bank's model answers and the
+        # problem's assessment points are in it then (and only then, and only in the
+        # report); hidden tests never are.
         after = [x for x in secrets if "reference" not in x[0]]
-        found += leaks(rec.payloads[ended:], after)
+        found += leaks(rec.payloads[ended:], [x for x in after if "assessment point" not in x[0]])
+        found += leaks([p for p in rec.payloads[ended:] if "/report" not in p[0]], after)
         assert not found, "\n".join(found[:20])
         # The spoken words, to the short values a prefix scan misses; the interviewer did
         # talk about a hidden failure. Control: the old wording ("the expected output was

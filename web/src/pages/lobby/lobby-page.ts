@@ -200,8 +200,12 @@ const lobbyPage: Page = (root, { navigate }) => {
   const focusLabel = h('label', { for: 'use-focus' }, 'Focus this interview on it');
   const focus = h('div', { class: 'hint', 'data-testid': 'lobby-focus', hidden: true }, h('p', {}, focusText), h('p', { class: 'check' }, useFocus, ' ', focusLabel));
   let focusKey: string | null = null;
+  let focusFor: string | null = null; // the candidate id the focus was fetched for
   const showFocus = () => {
     const id = candidate.value.trim();
+    // "change" fires again when the field loses focus (clicking Start): keep what is shown.
+    if (id === focusFor) return;
+    focusFor = id;
     const token = id ? tokenForCandidate(id) : null;
     focus.hidden = true;
     focusKey = null;
