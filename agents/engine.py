@@ -149,7 +149,8 @@ class InterviewEngine:
     async def create(self, config: SessionConfig) -> InterviewState:
         session_id = secrets.token_hex(8)
         resume = parse_resume(config.resume_text)
-        weak = await self.profiles.weak_points(config.candidate_id)
+        weak = (await self.profiles.weak_points(config.candidate_id)
+                if config.joins_profile else [])
         weak_keys = [m.key for m in weak]
         weak_topics: list[str] = []
         for key in weak_keys:
@@ -472,7 +473,7 @@ class InterviewEngine:
         except _NeedCodingTask:
             coding_task, coding_fetched = await self._pick_coding(state), True
             result = await self._step(session_id, fn)
-        if result.events:
+        if result.events and state.config.joins_profile:
             await self.profiles.record(state.config.candidate_id, session_id, profile_scores)
         return result
 

@@ -48,6 +48,9 @@ class SessionConfig(BaseModel):
     practice_question_id: str | None = None
     practice_of: str | None = None
     focus_topic: str | None = None  # asked first and twice as often (the lobby's focus)
+    # Part of the candidate's progress (server/candidate_keys.py): reads and adds to their
+    # weak-point profile. False: a session under the same name that stands alone.
+    joins_profile: bool = True
 
 
 class PointScore(BaseModel):

@@ -24,12 +24,19 @@ class SessionCreate(BaseModel):
     # The topic to work on (the progress page's suggested focus, offered by the lobby): the
     # first main question comes from it, and it is asked about twice as often as others.
     focus_topic: Topic | None = None
+    # The key the first session of this candidate id returned (server/candidate_keys.py):
+    # with it the session joins the candidate's progress; without it, it stands alone.
+    candidate_key: str | None = Field(default=None, max_length=256)
 
 
 class SessionCreated(BaseModel):
     session_id: str
     token: str
     ws_url: str
+    # Whether this session is part of the candidate's progress, and the candidate key when
+    # this request claimed the id (returned once: keep it to add later sessions).
+    joins_progress: bool = True
+    candidate_key: str | None = None
 
 
 class TicketIssued(BaseModel):

@@ -67,6 +67,11 @@ def link(digest: str) -> str:
     return f"{PREFIX}:link:{digest}"
 
 
+def candidate_key(candidate_id: str) -> str:
+    """The SHA-256 of the candidate key (server/candidate_keys.py); no TTL, like the index."""
+    return f"{PREFIX}:candidate:{candidate_id}:key"
+
+
 def candidate_sessions(candidate_id: str) -> str:
     """Sorted set: the candidate's session ids, scored by creation time (epoch seconds). It has
     no TTL, so the candidate's progress outlives the sessions' own keys (the archive then has

@@ -103,6 +103,13 @@ async def aredis(redis_url: str) -> AsyncIterator[aioredis.Redis]:
 def _offline_env(monkeypatch: pytest.MonkeyPatch) -> None:
     # Models come from registry packages only; never from a hub at run time.
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    _test_env()
+
+
+def _test_env() -> None:
     os.environ.setdefault("VIVA_ENV", "test")
     # Outside development the reviewer token is required; servers the tests start inherit it.
     os.environ.setdefault("VIVA_REVIEWER_TOKEN", "reviewer-token-for-tests")
+
+
+_test_env()  # now, too: test modules read these at import (e.g. the /metrics bearer header)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.engine import InterviewError
 from agents.state import InterviewState, SelfRatings
 from agents.summary import Report
+from server import candidate_keys
 from server.archived_session import ArchivedSession
 from server.deps import Access, EngineDep, RedisDep, SettingsDep, access_for
 from server.errors import NotFound
@@ -47,7 +48,7 @@ def _asked(found: InterviewState | ArchivedSession) -> set[str]:
 async def create_practice(session_id: str, body: PracticeCreate, access: SessionAccess,
                           request: Request, engine: EngineDep, redis: RedisDep,
                           settings: SettingsDep) -> SessionCreated:
-    from server.routes.sessions import create_session
+    from server.routes.sessions import open_session
 
     found = await _original(engine, settings, session_id)
     ended = (found.info.status == "ended" if isinstance(found, ArchivedSession)
@@ -63,10 +64,12 @@ async def create_practice(session_id: str, body: PracticeCreate, access: Session
     else:
         candidate, role = found.config.candidate_id, found.config.role
         ratings = found.config.self_ratings
-    created = await create_session(
+    # A practice belongs where its first attempt does: in the candidate's progress or not.
+    created = await open_session(
         SessionCreate(candidate_id=candidate, role=role, mode=body.mode,
                       self_ratings=ratings, rounds=["concepts"], max_questions=1),
-        request, engine, redis, settings)
+        request, engine, redis, settings,
+        joins=await candidate_keys.joined(redis, candidate, session_id))
     await engine.make_practice(created.session_id, session_id, body.question_id)
     return created
 

@@ -16,6 +16,7 @@ from agents.engine import InterviewError
 from agents.state import InterviewState, SessionConfig
 from agents.summary import Report, progress_of
 from core.events import ReviewEvent
+from server import candidate_keys
 from server.archive import review_record
 from server.archived_session import (
     REPORT_PAGE_HEADERS,
@@ -48,23 +49,35 @@ SessionAccess = Annotated[Access, Depends(access_for)]
 @router.post("/api/sessions", status_code=201, response_model=SessionCreated)
 async def create_session(body: SessionCreate, request: Request, engine: EngineDep,
                          redis: RedisDep, settings: SettingsDep) -> SessionCreated:
+    joins, issued = await candidate_keys.claim(redis, body.candidate_id, body.candidate_key)
+    created = await open_session(body, request, engine, redis, settings, joins=joins)
+    return created.model_copy(update={"candidate_key": issued})
+
+
+async def open_session(body: SessionCreate, request: Request, engine: EngineDep,
+                       redis: RedisDep, settings: SettingsDep, *,
+                       joins: bool) -> SessionCreated:
+    """A new session; ``joins``: it is part of the candidate's progress (index, profile)."""
     config = SessionConfig(
         candidate_id=body.candidate_id, role=body.role, mode=body.mode,
         self_ratings=body.self_ratings, resume_text=body.resume_text, rounds=body.rounds,
         max_questions=body.max_questions or settings.max_questions,
-        focus_topic=body.focus_topic.value if body.focus_topic else None)
+        focus_topic=body.focus_topic.value if body.focus_topic else None,
+        joins_profile=joins)
     state = await engine.create(config)
     token = secrets.token_urlsafe(24)
     # Only the token's hash is kept, as in the archive: a copy of Redis opens no session.
     await redis.hset(keys.session_meta(state.session_id),
                      mapping={"token_sha256": token_digest(token),
                               "candidate_id": body.candidate_id})
-    await index_session(redis, body.candidate_id, state.session_id)  # for progress
+    if joins:
+        await index_session(redis, body.candidate_id, state.session_id)  # for progress
     request.app.state.metrics.sessions_created.inc()
     ticket = await issue_ticket(redis, Grant(state.session_id, reviewer=False),
                                 settings.ticket_ttl_s)
     return SessionCreated(session_id=state.session_id, token=token,
-                          ws_url=ws_url_for(request, state.session_id, ticket))
+                          ws_url=ws_url_for(request, state.session_id, ticket),
+                          joins_progress=joins)
 
 
 def ws_url_for(request: Request, session_id: str, ticket: str) -> str:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import anyio
 from fastapi.testclient import TestClient
@@ -15,11 +16,14 @@ from server.app import create_app
 from server.settings import Settings
 
 RATINGS = {"algorithms": 3, "engineering": 3, "projects": 3}
+REVIEWER_TOKEN = "reviewer-secret-xyz"  # the in-process apps' (make_settings)
+# /metrics is the operator's: the in-process apps take their reviewer token for it.
+METRICS_AUTH = {"authorization": f"Bearer {REVIEWER_TOKEN}"}
 
 
 def make_settings(redis_url: str, data_dir: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {"redis_url": redis_url, "data_dir": data_dir, "env": "test",
-                              "judge_enabled": False, "reviewer_token": "reviewer-secret-xyz",
+                              "judge_enabled": False, "reviewer_token": REVIEWER_TOKEN,
                               "voice_preload": False}
     values.update(overrides)
     return Settings(**values)
@@ -29,13 +33,23 @@ def client(redis_url: str, data_dir: Path, **overrides: Any) -> TestClient:
     return TestClient(create_app(make_settings(redis_url, data_dir, **overrides)))
 
 
+# Candidate keys the server issued, per client: a test's later sessions of the same
+# candidate join that candidate's progress, as a browser's do (server/candidate_keys.py).
+_CANDIDATE_KEYS: WeakKeyDictionary[TestClient, dict[str, str]] = WeakKeyDictionary()
+
+
 def create_session(c: TestClient, **body: Any) -> dict[str, Any]:
     payload = {"candidate_id": "cand-1", "role": "backend engineer", "mode": "text",
                "self_ratings": RATINGS, "rounds": ["concepts"], "max_questions": 4}
     payload.update(body)
+    held = _CANDIDATE_KEYS.setdefault(c, {})
+    if "candidate_key" not in body and payload["candidate_id"] in held:
+        payload["candidate_key"] = held[payload["candidate_id"]]
     r = c.post("/api/sessions", json=payload)
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
+    if out.get("candidate_key"):
+        held[payload["candidate_id"]] = out["candidate_key"]
     return out
 
 

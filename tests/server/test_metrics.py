@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-from tests.server.support import client, create_session, send, until
-
-# /metrics is the operator's: the tests' servers share the reviewer token (conftest).
-METRICS_AUTH = {"authorization": f"Bearer {os.environ['VIVA_REVIEWER_TOKEN']}"}
+from tests.server.support import METRICS_AUTH, client, create_session, send, until
 
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+]+|\+Inf|NaN)$')
 

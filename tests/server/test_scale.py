@@ -24,10 +24,11 @@ from bench.load import parse_metrics
 from bench.local_stack import app_server
 from store import keys
 from store.events import EventLog
-from tests.server.support import RATINGS, client
+from tests.server.support import METRICS_AUTH, RATINGS, client
 
-# /metrics is the operator's: the tests' servers share the reviewer token (conftest).
-METRICS_AUTH = {"authorization": f"Bearer {os.environ['VIVA_REVIEWER_TOKEN']}"}
+# /metrics is the operator's: the app processes started here share the reviewer token of
+# the environment (conftest); the in-process app has its own (support.METRICS_AUTH).
+SERVED_METRICS_AUTH = {"authorization": f"Bearer {os.environ['VIVA_REVIEWER_TOKEN']}"}
 
 SOCKETS = 120  # more than redis-py's default pool of 100
 POOL = 8       # request connections: far fewer than sockets, so requests must queue
@@ -59,7 +60,8 @@ async def recv_until(ws: ClientConnection, kind: str, seen: list[dict[str, Any]]
 
 async def metrics(base: str) -> dict[str, float]:
     async with httpx.AsyncClient() as http:
-        return parse_metrics((await http.get(base + "/metrics", headers=METRICS_AUTH)).text)
+        return parse_metrics((await http.get(base + "/metrics",
+                                             headers=SERVED_METRICS_AUTH)).text)
 
 
 async def test_more_than_100_websockets_on_one_process(redis_url: str) -> None:
@@ -195,7 +197,12 @@ async def test_events_written_by_another_process_reach_this_one(redis_url: str) 
     with serve(redis_url) as a, serve(redis_url) as b:
         async with httpx.AsyncClient(base_url=a, timeout=60) as http:
             s = await new_session(http, 0)
-        url_b = s["ws_url"].replace(a.split("//")[1], b.split("//")[1])
+            # A ticket opens one socket: the second one buys its own (never the token).
+            r = await http.post(f"/api/sessions/{s['session_id']}/ticket",
+                                headers={"Authorization": f"Bearer {s['token']}"})
+            assert r.status_code == 201, r.text
+        url_b = (s["ws_url"].split("?", 1)[0].replace(a.split("//")[1], b.split("//")[1])
+                 + f"?ticket={r.json()['ticket']}")
         async with connect(s["ws_url"]) as on_a, connect(url_b) as on_b:
             seen_a: list[dict[str, Any]] = []
             seen_b: list[dict[str, Any]] = []
@@ -214,7 +221,10 @@ async def test_events_written_by_another_process_reach_this_one(redis_url: str) 
         assert seqs == list(range(1, len(seqs) + 1))
         # Reconnect to B after the 2nd edit: exactly the rest comes back, nothing twice.
         after = next(e["seq"] for e in seen_b if e.get("code") == "x = 1")
-        async with connect(url_b) as again:
+        async with httpx.AsyncClient(base_url=b, timeout=60) as http:
+            r = await http.post(f"/api/sessions/{s['session_id']}/ticket",
+                                headers={"Authorization": f"Bearer {s['token']}"})
+        async with connect(url_b.split("?", 1)[0] + f"?ticket={r.json()['ticket']}") as again:
             await again.send(json.dumps({"type": "resume", "after_seq": after}))
             replay: list[dict[str, Any]] = []
             while len([e for e in replay if e["type"] == "code_change"]) < 3:

@@ -115,7 +115,11 @@ def test_any_session_body_gets_201_or_the_error_envelope(redis_url: str,
             assert r.status_code in (201, 422), (r.status_code, r.text)
             out = r.json()
             if r.status_code == 201:
-                assert set(out) == {"session_id", "token", "ws_url"}
+                # The contract's three, and whether it joined the candidate's progress
+                # (with the candidate key when this body claimed the id).
+                assert set(out) == {"session_id", "token", "ws_url", "joins_progress",
+                                    "candidate_key"}
+                assert isinstance(out["joins_progress"], bool)
             else:
                 assert set(out) == {"error"} and out["error"]["code"] == "invalid_input"
                 assert out["error"]["message"]

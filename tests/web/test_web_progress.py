@@ -45,7 +45,11 @@ def test_candidate_page_charts_two_interviews_and_a_practice(
     with viva_server(redis_url, tmp_path / "data", "progress") as server:
         body = {"candidate_id": "ada", "role": "backend engineer", "mode": "text",
                 "self_ratings": RATINGS, "rounds": ["concepts"], "max_questions": 1}
-        made = [httpx.post(server.url + "/api/sessions", json=body).json() for _ in range(2)]
+        made = [httpx.post(server.url + "/api/sessions", json=body).json()]
+        key = made[0]["candidate_key"]  # the second joins ada's progress with ada's key
+        made.append(httpx.post(server.url + "/api/sessions",
+                               json={**body, "candidate_key": key}).json())
+        assert made[1]["joins_progress"] is True
         qid = answer_once(server.url, made[0], WEAK)
         answer_once(server.url, made[1], WEAK)
         r = httpx.post(f"{server.url}/api/sessions/{made[0]['session_id']}/practice",
@@ -114,9 +118,9 @@ def test_candidate_page_charts_two_interviews_and_a_practice(
 
             # The lobby offers the suggested focus, ticked: the next interview is created
             # with it (the server then asks that topic first; tests/server/test_progress.py).
-            page.evaluate("""(all) => { for (const s of all)
-                localStorage.setItem('viva.session.' + s.session_id, JSON.stringify(s)); }""",
-                          stored)
+            page.evaluate("""([all, key]) => { for (const s of all)
+                localStorage.setItem('viva.session.' + s.session_id, JSON.stringify(s));
+                localStorage.setItem('viva.candidate-key.ada', key); }""", [stored, key])
             page.reload()
             page.get_by_test_id("candidate-id").fill("ada")
             page.get_by_test_id("candidate-id").dispatch_event("change")
@@ -126,6 +130,8 @@ def test_candidate_page_charts_two_interviews_and_a_practice(
                                      and req.url.endswith("/api/sessions")) as created:
                 page.get_by_test_id("start-interview").click()
             focus_topic = created.value.post_data_json["focus_topic"]
+            # ... with ada's key from this browser, so it joins her progress.
+            assert created.value.post_data_json["candidate_key"] == key
             progress = httpx.get(f"{server.url}/api/candidates/ada/progress",
                                  headers={"Authorization": f"Bearer {made[1]['token']}"}).json()
             assert focus_topic == progress["suggested_focus"]["topic_key"] is not None

@@ -111,12 +111,18 @@ export interface SessionCreate {
   max_questions: number | null;
   /** A bank topic to work on: asked first and twice as often (the progress page's focus). */
   focus_topic?: string | null;
+  /** The key the candidate id's first session returned; without it a session stands alone. */
+  candidate_key?: string | null;
 }
 
 export interface SessionCreated {
   session_id: string;
   token: string;
   ws_url: string;
+  /** Part of the candidate's progress (the request carried the candidate key, or claimed the id). */
+  joins_progress?: boolean;
+  /** Issued once, when this request claimed the candidate id: keep it for later sessions. */
+  candidate_key?: string | null;
 }
 
 /** `POST /api/sessions/{id}/ticket`: a one-time value for a socket URL or a page link. */

@@ -10,6 +10,8 @@ export interface StoredSession {
   started: boolean;
   candidate_id?: string;
   created_at?: string;
+  /** False: started without this candidate id's key, so not part of its progress. */
+  joins_progress?: boolean;
 }
 
 const sessionKey = (id: string) => `viva.session.${id}`;
@@ -83,4 +85,17 @@ export function loadCandidateId(): string {
 
 export function saveCandidateId(id: string): void {
   localStorage.setItem(CANDIDATE_KEY, id);
+}
+
+// The candidate key (server/candidate_keys.py): the first interview under an id gets it, and
+// this browser sends it with later ones so they join that id's progress. Another browser
+// without it interviews under the same name, standing alone.
+const candidateKeyKey = (id: string) => `viva.candidate-key.${id}`;
+
+export function loadCandidateKey(id: string): string | null {
+  return localStorage.getItem(candidateKeyKey(id));
+}
+
+export function saveCandidateKey(id: string, key: string): void {
+  localStorage.setItem(candidateKeyKey(id), key);
 }

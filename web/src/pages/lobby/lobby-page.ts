@@ -4,7 +4,7 @@ import { ApiError, createSession, describeError } from '../../shared/api';
 import { h } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
 import type { SessionCreate } from '../../shared/protocol';
-import { loadCandidateId, saveCandidateId, saveSession, storedSessions, tokenForCandidate } from '../../shared/session-store';
+import { loadCandidateId, loadCandidateKey, saveCandidateId, saveCandidateKey, saveSession, storedSessions, tokenForCandidate } from '../../shared/session-store';
 import { fetchProgress } from '../progress/progress-page';
 import type { Page } from '../page';
 
@@ -164,13 +164,16 @@ const lobbyPage: Page = (root, { navigate }) => {
       rounds,
       max_questions: maxQuestions.value ? Number(maxQuestions.value) : null,
       focus_topic: !focus.hidden && useFocus.checked && focusKey ? focusKey : null,
+      candidate_key: loadCandidateKey(candidateId),
     };
     start.disabled = true;
     start.textContent = 'Starting…';
     try {
       const created = await createSession(body);
       saveCandidateId(candidateId);
-      saveSession({ ...created, mode, started: false, candidate_id: candidateId });
+      if (created.candidate_key) saveCandidateKey(candidateId, created.candidate_key);
+      const { candidate_key: _issued, ...session } = created;
+      saveSession({ ...session, mode, started: false, candidate_id: candidateId, joins_progress: created.joins_progress ?? true });
       navigate(`/interview/${encodeURIComponent(created.session_id)}`);
     } catch (error) {
       notices.show(describeError(error), 'error', { code: error instanceof ApiError ? error.code : undefined });
@@ -190,6 +193,7 @@ const lobbyPage: Page = (root, { navigate }) => {
           h('li', { 'data-session': s.session_id },
             h('a', { href: `/interview/${encodeURIComponent(s.session_id)}`, 'data-nav': true, 'data-testid': 'rejoin' }, `Rejoin ${s.session_id}`),
             s.created_at ? ` (${new Date(s.created_at).toLocaleString()})` : '',
+            s.joins_progress === false ? h('span', { class: 'hint', 'data-testid': 'not-in-progress' }, ` · not in ${s.candidate_id ?? 'the'}’s progress (started without that id’s key, kept by the browser that first used it)`) : '',
             s.candidate_id ? [' · ', h('a', { href: `/candidates/${encodeURIComponent(s.candidate_id)}`, 'data-nav': true, 'data-testid': 'progress-link' }, `Progress of ${s.candidate_id}`)] : []))),
       )
     : '';
