@@ -189,6 +189,9 @@ def test_spoken_interview_then_coding_round(
         expect(coding).to_contain_text("wrong answer")
         expect(coding).to_contain_text("accepted")
         assert page.get_by_test_id("review-revision").count() >= 2
+        # The round's score by part and each of the problem's points, explained or not.
+        expect(page.get_by_test_id("review-coding-score")).to_contain_text("correctness 100")
+        expect(page.get_by_test_id("review-approach")).to_contain_text(re.compile("explained"))
         expect(page.get_by_test_id("review-questions")).to_contain_text("“")
         for raw in ("turn id", "t ms", "question id", "weak point keys", "_"):
             assert raw not in detail.inner_text(), f"raw field {raw!r} in the reviewer detail"
