@@ -9,4 +9,7 @@ set -eu
 for m in $(awk '$5 ~ "^/proc/" {print $5}' /proc/self/mountinfo | sort -r); do
   umount "$m"
 done
-exec python -m server.cli worker "$@"
+# That was all CAP_SYS_ADMIN was for: the worker (which runs candidate code, through bwrap in
+# a user namespace of its own) runs without it, and can never get it back.
+exec setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin --no-new-privs \
+  python -m server.cli worker "$@"

@@ -335,3 +335,26 @@ def test_redis_wants_its_password_and_only_the_back_network_reaches_it(stack: St
 
 PING = ("import os, redis; print(redis.Redis.from_url(os.environ['REDIS_URL'])"
         ".ping())")
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_a_worker_runs_without_cap_sys_admin_under_a_seccomp_filter(stack: Stack) -> None:
+    # PID 1 of the worker container is the worker itself (the entrypoint execs it).
+    status = stack.exec("worker1", "cat", "/proc/1/status").stdout
+    fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+    sys_admin = 1 << 21  # CAP_SYS_ADMIN
+    for field in ("CapBnd", "CapEff", "CapPrm"):
+        assert not int(fields[field], 16) & sys_admin, (field, fields[field])
+    assert fields["Seccomp"].strip() == "2", fields["Seccomp"]  # a filter, not unconfined
+    assert fields["NoNewPrivs"].strip() == "1"
+    # The filter refuses what the worker never needs: keyctl, which works on this host
+    # outside the container (it fetches the session keyring), is EPERM in the worker.
+    out = stack.exec("worker1", "python3", "-c", KEYCTL)
+    assert out.stdout.strip() == "refused 1", out
+
+
+# keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, create) on x86-64.
+KEYCTL = ("import ctypes; libc = ctypes.CDLL(None, use_errno=True); "
+          "r = libc.syscall(250, 0, -3, 1); "
+          "print('refused' if r == -1 else 'allowed', ctypes.get_errno())")
