@@ -54,7 +54,8 @@ class Grant:
 
 
 def _digest(value: str) -> str:
-    return hashlib.sha256(value.encode("ascii")).hexdigest()
+    # UTF-8: a cookie name is made from a session id as the URL gave it, any characters.
+    return hashlib.sha256(value.encode("utf-8")).hexdigest()
 
 
 def well_formed(value: str | None) -> bool:

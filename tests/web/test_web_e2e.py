@@ -159,9 +159,14 @@ def test_spoken_interview_then_coding_round(
         expect(page.get_by_test_id("connection-state")).to_have_attribute(
             "data-state", "finished")
         href = report_link.get_attribute("href")
-        assert href
-        report = page.request.get(server.url + href)
-        assert report.status == 200 and "html" in report.headers["content-type"]
+        assert href and "token" not in href  # no credential in a URL
+        # Without a credential the report is a page that says so, never raw JSON ...
+        refused = page.request.get(server.url + href)
+        assert refused.status == 401 and "html" in refused.headers["content-type"]
+        # ... and the link itself opens it (a one-time ticket, then the page's cookie).
+        report_link.click()
+        page.wait_for_url(re.compile(r"/sessions/[^/?]+/report$"))
+        expect(page.locator("h1")).to_have_text("Interview report")
 
         # Playback: the recorded timeline with the code as it stood at the end.
         page.goto(f"{server.url}/playback/{session_id}")
