@@ -37,6 +37,7 @@ from agents.grading import (
 )
 from agents.knowledge import Knowledge
 from agents.messages import Evaluation, ModelEvaluation
+from agents.names import answer_subject
 from agents.providers.base import LanguageProvider, ProviderError
 from agents.question_bank import AssessmentPoint, Misconception, QuestionBank
 from agents.relevance import Relevance, RelevanceGate, default_embedder
@@ -250,7 +251,8 @@ class EvaluateAgent:
                   reference_share=knowledge.reference_share)
         if j.off_topic and relevance is not None and relevance.nearest_other and self.bank:
             other = self.bank.get(relevance.nearest_other)
-            j.about = " and ".join(other.tags[:2]) or other.topic.value.replace("_", " ")
+            asked = self.bank.questions.get(knowledge.source_question_id or "")
+            j.about = answer_subject(other.topic.value, asked.topic.value if asked else None)
         return j
 
     async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge, *,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from agents.grading import STOP_WORDS, PreparedAnswer, stem
 from agents.hints import followup_by_id
+from agents.names import answer_subject
 from agents.question_bank import AssessmentPoint, Misconception, Question, QuestionBank
 
 
@@ -56,8 +57,9 @@ class KnowledgeAgent:
 
     def about(self, answer: str, exclude: str | None = None, floor: float = 0.12,
               ) -> str | None:
-        """What an (off-topic) answer seems to be about: the tags of the bank question whose
-        text and reference answer share the most words with it, if any shares enough."""
+        """What an (off-topic) answer seems to be about: the topic, in words, of the bank
+        question whose text and reference answer share the most words with it, if any shares
+        enough (``agents.names.answer_subject``)."""
         target = {s for s in PreparedAnswer.of(answer).stems if s not in _STOP_STEMS}
         if not target:
             return None
@@ -75,8 +77,8 @@ class KnowledgeAgent:
                 best, best_sim = q, sim
         if best is None or best_sim < floor:
             return None
-        names = best.tags[:2] or [best.topic.value.replace("_", " ")]
-        return " and ".join(names)
+        asked = self.bank.questions.get(exclude or "")
+        return answer_subject(best.topic.value, asked.topic.value if asked else None)
 
     def lookup(self, text: str, floor: float = 0.25) -> Knowledge:
         """Retrieval over the bank for a question that is not authored there."""

@@ -49,3 +49,17 @@ def weak_point_name(key: str, bank: QuestionBank | None) -> str:
         except (KeyError, ValueError):
             return f"a point of “{question.text}”"
     return "a point from an earlier interview"
+
+
+# What an answer to one of these topics is about, inside "That answer is about …".
+_ABOUT_OPEN = {"projects": "one of your projects", "behavioral": "a past experience"}
+
+
+def answer_subject(other_topic: str, asked_topic: str | None) -> str:
+    """What an off-topic answer is about, in words a person says: the topic of the bank
+    question it seems to answer ("operating systems", "another part of databases"), never
+    that question's tags, which read like "ownership and star" or "gotchas and functions"."""
+    if other_topic in _ABOUT_OPEN:
+        return _ABOUT_OPEN[other_topic]
+    name = spoken_topic(other_topic)
+    return f"another part of {name}" if other_topic == asked_topic else name

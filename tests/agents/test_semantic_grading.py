@@ -109,11 +109,12 @@ def test_threads_answer_to_the_mutable_default_question_is_named_off_topic() -> 
               "processes.")
     j = judged(q.id, answer)
     assert j.off_topic and j.reason == OFF_TOPIC and j.score < 0.3
-    assert j.about is not None and "threads" in j.about
+    # Named by its topic in words, never by tags ("ownership and star").
+    assert j.about in ("operating systems", "concurrency"), j.about
     ev = Evaluation(score=j.score, has_standard_answer=True, points=j.points,
                     reason=j.reason, off_topic=True, answer_about=j.about)
     fb = bank_feedback(q, ev)
-    assert "threads" in fb.text and "not what I asked" in fb.text
+    assert f"That answer is about {j.about}, not what I asked." in fb.text
     assert q.text in fb.text and "You covered" not in fb.text
 
 
@@ -653,3 +654,16 @@ def test_only_the_similarities_a_calibration_weighs_are_embedded() -> None:
     every = grader.evidence(PARAPHRASE, q.reference_answer, points, question=q.text)
     assert q.text in counting.texts and every.cos_question > 0.0 and every.cos > 0.3
     assert every.cos_demoted == pytest.approx(ev.cos_demoted)
+
+
+def test_an_off_topic_answer_is_named_in_words_a_person_uses() -> None:
+    from agents.names import answer_subject
+
+    assert answer_subject("operating_systems", "python") == "operating systems"
+    assert answer_subject("databases", "databases") == "another part of databases"
+    assert answer_subject("behavioral", "python") == "a past experience"
+    assert answer_subject("projects", None) == "one of your projects"
+    # Every bank question's topic gives a phrase with no id or underscore in it.
+    for q in BANK.questions.values():
+        said = answer_subject(q.topic.value, None)
+        assert "_" not in said and said == said.strip() and said, q.id
