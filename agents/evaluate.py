@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from agents.feedback import KEYWORD_LIST
 from agents.fluency import order_factor
 from agents.grading import (
     MISCONCEPTION_ANSWER_FACTOR,
@@ -204,7 +205,7 @@ def judge(answer: str, points: list[AssessmentPoint],
         # the electricity."), and the combination fitted on such answers already weighs it.
         score = min(score, SHORT_CAP)
     elif _is_keyword_list(answer):
-        score, result.reason = min(score, KEYWORD_LIST_CAP), "a list of terms, not explained"
+        score, result.reason = min(score, KEYWORD_LIST_CAP), KEYWORD_LIST
     if order < 1.0:
         # Between the word-order bars: the credit stands in proportion.
         score *= order

@@ -26,6 +26,11 @@ FEEDBACK_DEADLINE_S = 0.9  # model wording, at most (and no more than the turn h
 GROUNDED_SHARE = 0.6  # share of a model's content words that must come from the question
 DONT_KNOW = "candidate said they do not know"
 WORD_SALAD = "words with no sentence around them"
+KEYWORD_LIST = "a list of terms, not explained"  # agents.evaluate caps such an answer
+# A bare list of the right terms: the authored guidance ("You have some of the letters")
+# would not be true of it; this is.
+NAMED_NOT_EXPLAINED = ("You named the terms, but a list does not explain them. Say what each "
+                       "one means, and why it matters here.")
 NOT_A_SENTENCE = "I could not follow that as a sentence: can you say it in your own words?"
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 # Words any feedback uses; they state no fact about the topic.
@@ -78,7 +83,9 @@ def _said(evaluation: Evaluation, kind: FeedbackKind) -> str:
     for p in covered[:2]:
         by_quote.setdefault(str(_quote(p)), []).append(inline_sentence(str(p["text"])))
     for quote, shows in by_quote.items():
-        parts.append(f"You said “{quote}”: that shows {' and that '.join(shows)}.")
+        # A point's text may be a sentence or a fragment ("avoids a full table scan"): this
+        # frame reads right with either.
+        parts.append(f"You said “{quote}”, which covers this: {'; and '.join(shows)}.")
     # Points the model recognised but credited little because the answer is brief against the
     # reference (``Calibration.depth``): say so rather than "I did not hear the main ideas".
     named = [p for p in points
@@ -121,6 +128,9 @@ def bank_feedback(question: Question, evaluation: Evaluation, *,
         evidence = "You said you are not sure, and that is fine."
         suggestion = f"Here is a hint: {hint.rstrip('.')}."
         judgement = "Let me ask about a smaller part of it."
+    elif evaluation.reason == KEYWORD_LIST:
+        evidence, suggestion = _said(evaluation, kind), NAMED_NOT_EXPLAINED
+        judgement = "You are partly there." if kind != "correction" else "This one needs more work."
     elif evaluation.reason == DONT_KNOW:
         evidence = "You said you did not know this one."
         suggestion = question.feedback.correction

@@ -188,11 +188,13 @@ def _point_sentence(p: PointEvidence) -> str:
     point = _sentence_case(p.point)
     if p.misconceptions:
         return f"Said that {_sentence_case(p.misconceptions[0])}, which is not right."
+    # A point's text may be a sentence or a fragment ("avoids a full table scan", a list of
+    # terms): "showed that …" reads wrong with a fragment; this frame reads right with both.
     if p.score >= STRONG_AT:
-        return f"Showed that {point}."
+        return f"Covered this: {point}."
     if p.score >= 0.5:
-        return f"Partly showed that {point}."
-    return f"Did not show that {point}."
+        return f"Partly covered this: {point}."
+    return f"Did not cover this: {point}."
 
 
 STRONG_AT = 0.7
@@ -224,13 +226,13 @@ def notes(state: InterviewState, points: list[PointEvidence],
         t_ms = q["t_ms"] if q else turn.answered_t_ms
         on = f"On “{p.question}”" if p.question else "In one answer"
         if p.score >= STRONG_AT and not p.misconceptions:
-            sentence = f"{on}: you showed that {_sentence_case(p.point)}."
+            sentence = f"{on}: you covered this: {_sentence_case(p.point)}."
             strong.append(Note(sentence=sentence, quote=quote, turn_id=turn_id, t_ms=t_ms))
         elif p.score < WEAK_BELOW or p.misconceptions:
             what = (f"you said that {_sentence_case(p.misconceptions[0])}, which is not right"
                     if p.misconceptions else
-                    f"you only partly showed that {_sentence_case(p.point)}" if p.score >= 0.3
-                    else f"you did not show that {_sentence_case(p.point)}")
+                    f"you only partly covered this: {_sentence_case(p.point)}" if p.score >= 0.3
+                    else f"you did not cover this: {_sentence_case(p.point)}")
             weak.append(Note(sentence=f"{on}: {what}.", quote=quote, turn_id=turn_id,
                              t_ms=t_ms))
     return strong, weak
