@@ -177,6 +177,9 @@ def test_spoken_interview_then_coding_round(
             re.compile("hash table", re.I))
         expect(page.get_by_test_id("playback-code")).to_contain_text(
             reference_solution(problem_id).strip().splitlines()[0])
+        # The coding round in words beside the timeline: score by part, each point.
+        expect(page.get_by_test_id("playback-coding")).to_contain_text(re.compile("explained"))
+        expect(page.get_by_test_id("playback-coding-score")).to_contain_text("correctness 100")
         screenshot(page, "e2e-playback")
 
         # Review: the reviewer token opens the dashboard with this session.

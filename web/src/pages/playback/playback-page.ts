@@ -3,6 +3,7 @@
 // and the latest test evidence; report items jump to their moment. Space plays/pauses,
 // ←/→ move 5 s (with Shift 30 s); /playback/ID?t=MS opens at a moment.
 import { ApiError, describeError, getJson, getNdjson, getText } from '../../shared/api';
+import { codingSummary, type CodingSummary } from '../../shared/coding-summary';
 import { ticketLink } from '../../shared/ticket-link';
 import { formatDuration, h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
@@ -77,6 +78,7 @@ interface PlaybackReport {
   weak_notes?: ReportNote[];
   /** A practice session ("try this one again"): the session of the first attempt. */
   practice_of?: string | null;
+  coding?: CodingSummary | null;
 }
 
 interface Recorded {
@@ -374,6 +376,9 @@ function reportSection(sessionId: string, report: PlaybackReport | null, clips: 
         q.reference_answer ? h('details', {}, h('summary', {}, 'Model answer'), h('p', {}, q.reference_answer)) : null,
       ),
     ),
+    report.coding
+      ? h('section', { class: 'report-coding', 'data-testid': 'playback-coding' }, h('h3', {}, `Coding: ${report.coding.title ?? 'the problem'}`), codingSummary(report.coding, 'playback', (tMs) => moment(tMs, null)))
+      : null,
   );
 }
 

@@ -1,6 +1,7 @@
 // Reviewer dashboard: asks for the reviewer token (kept in this tab only), lists sessions when
 // the server offers the list, and opens any session's report, playback and transcript.
 import { ApiError, describeError, getJson, postJson } from '../../shared/api';
+import { codingSummary, type CodingSummary } from '../../shared/coding-summary';
 import { ticketLink } from '../../shared/ticket-link';
 import { formatDuration, h, replaceChildren } from '../../shared/dom';
 import { NoticeArea } from '../../shared/notices';
@@ -40,17 +41,7 @@ interface ReviewReport {
   review?: { overall_score?: string; note?: string; reviewer?: string; at?: string } | null;
   reviewer_flags?: string[];
   questions?: ReportQuestion[];
-  coding?: {
-    title?: string;
-    attempts?: number;
-    final_verdict_name?: string;
-    revisions?: RevisionRow[];
-    score?: number | null;
-    score_parts?: { correctness?: number | null; approach?: number | null; complexity?: number | null };
-    approach_points?: { id: string; text: string | null; covered: boolean; quote?: string; t_ms?: number }[];
-    complexity?: { claim?: string | null; claimed?: string | null; measured?: { class?: string | null } | null; reference?: string | null };
-    hints_used?: number;
-  } | null;
+  coding?: (CodingSummary & { revisions?: RevisionRow[] }) | null;
   compared_with_earlier?: { label?: string; point?: string; status: string }[];
 }
 
@@ -267,10 +258,7 @@ function codingSection(coding: ReviewReport['coding']): HTMLElement | null {
     { 'data-testid': 'review-coding' },
     h('h3', {}, 'Coding'),
     h('p', {}, `${coding.title ?? 'The coding problem'}: ${coding.attempts ?? 0} runs and submissions; the last submission: ${coding.final_verdict_name ?? 'not submitted'}.`),
-    codingScore(coding),
-    approachList(coding.approach_points ?? []),
-    complexityLine(coding.complexity),
-    h('p', { 'data-testid': 'review-hints' }, coding.hints_used ? `Hints used: ${coding.hints_used}.` : 'No hints used.'),
+    codingSummary(coding, 'review'),
     rows.length
       ? h(
           'table',
@@ -294,39 +282,6 @@ function codingSection(coding: ReviewReport['coding']): HTMLElement | null {
         )
       : h('p', { class: 'hint' }, 'No code was recorded.'),
   );
-}
-
-function codingScore(coding: NonNullable<ReviewReport['coding']>): HTMLElement | null {
-  if (typeof coding.score !== 'number') return null;
-  const parts = coding.score_parts ?? {};
-  const named = (['correctness', 'approach', 'complexity'] as const)
-    .filter((k) => typeof parts[k] === 'number')
-    .map((k) => `${k} ${Math.round((parts[k] as number) * 100)}`);
-  return h('p', { 'data-testid': 'review-coding-score' }, `Coding round ${percent(coding.score)}${named.length ? ` (${named.join(', ')})` : ''}.`);
-}
-
-/** What the candidate explained of the problem's points, with the quote and its moment. */
-function approachList(points: NonNullable<NonNullable<ReviewReport['coding']>['approach_points']>): HTMLElement | null {
-  if (!points.length) return null;
-  return h(
-    'ul',
-    { 'data-testid': 'review-approach' },
-    points.map((p) => {
-      const text = p.text ?? 'a point of the problem (named once the interview has ended)';
-      return p.covered
-        ? h('li', {}, `Explained: ${text}`, p.quote ? ` — “${p.quote}”` : '', typeof p.t_ms === 'number' ? ` (${formatDuration(p.t_ms)})` : '')
-        : h('li', { class: 'missed' }, `Not explained: ${text}`);
-    }),
-  );
-}
-
-const CLASS_WORDS: Record<string, string> = { '1': 'constant', 'log n': 'logarithmic', n: 'linear', 'n log n': 'n log n', 'n^2': 'quadratic', 'n^3': 'cubic', '2^n': 'exponential', 'sqrt n': 'square root of n' };
-const classWords = (c: string | null | undefined): string => (c ? (CLASS_WORDS[c] ?? c) : '—');
-
-function complexityLine(c: NonNullable<ReviewReport['coding']>['complexity']): HTMLElement | null {
-  if (!c || (!c.claimed && !c.measured?.class)) return null;
-  const said = c.claimed ? `said “${c.claim ?? ''}” (${classWords(c.claimed)})` : 'gave no complexity';
-  return h('p', { 'data-testid': 'review-complexity' }, `Complexity: ${said}; measured ${classWords(c.measured?.class)}; reference ${classWords(c.reference)}.`);
 }
 
 function earlierList(items: { label?: string; point?: string; status: string }[]): HTMLElement | null {
