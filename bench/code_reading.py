@@ -15,13 +15,12 @@ With ``--json`` the last stdout line is one JSON object.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from typing import Any
 
 from agents.code_reading import CodeFacts, follow_ups, read_code
 from bench.code_snippets import SNIPPETS
-from bench.stats import percentile
+from bench.stats import emit, percentile
 from judge.problems import bank_problem_paths, default_bank_dir, load_problem
 
 EXTENSIONS = {".py": "python", ".c": "c", ".cpp": "cpp", ".java": "java", ".go": "go",
@@ -83,10 +82,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="last line: one JSON object")
     args = parser.parse_args(argv)
     result = run()
-    if not args.json:
-        for key, value in result.items():
-            print(f"{key}: {value}")
-    print(json.dumps(result))
+    emit(result, args.json)
     return 0
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -36,7 +35,7 @@ from agents.coding_round import CodingRound
 from agents.coding_talk import has_log_factor, measured_class
 from agents.complexity import parse_claim
 from bench.crash_programs import CRASHES, MORE_CRASHES
-from bench.stats import percentile
+from bench.stats import emit, percentile
 from judge.backends.base import SandboxBackend
 from judge.backends.bubblewrap import BubblewrapBackend
 from judge.measure import measure
@@ -157,10 +156,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="three problems, Python only")
     args = parser.parse_args(argv)
     result = asyncio.run(run(args.quick))
-    if not args.json:
-        for key, value in result.items():
-            print(f"{key}: {value}")
-    print(json.dumps(result))
+    emit(result, args.json)
     return 0
 
 

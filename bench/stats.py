@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from typing import Any
 
 import numpy as np
 
@@ -51,3 +53,12 @@ def paired_r_difference(a: list[float], b: list[float], labels: list[float],
     return {"r_difference": round(pearson(a, labels) - pearson(b, labels), 3),
             "ci95_low": round(float(low), 3), "ci95_high": round(float(high), 3),
             "groups": len(names)}
+
+
+def emit(figures: dict[str, Any], as_json: bool) -> None:
+    """A bench's figures: one ``key: value`` line each unless ``as_json``, then always one
+    JSON object as the last stdout line (what ``viva bench … --json`` promises)."""
+    if not as_json:
+        for key, value in figures.items():
+            print(f"{key}: {value}")
+    print(json.dumps(figures))

@@ -11,19 +11,16 @@ candidate's history and adds nothing to it. Only the key's SHA-256 digest is sto
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 
 import redis.asyncio as aioredis
 
+from server.archived_session import token_digest
 from store import keys
 
 MAX_KEY_LEN = 256
 
-
-def _digest(value: str) -> str:
-    return hashlib.sha256(value.encode()).hexdigest()
 
 
 async def claim(redis: aioredis.Redis, candidate_id: str,
@@ -33,13 +30,13 @@ async def claim(redis: aioredis.Redis, candidate_id: str,
     stored = await redis.get(name)
     if stored is None:
         issued = secrets.token_urlsafe(24)
-        if await redis.set(name, _digest(issued), nx=True):
+        if await redis.set(name, token_digest(issued), nx=True):
             return True, issued
         stored = await redis.get(name)  # another request claimed the id first
     if key is None or not key.isascii() or not 0 < len(key) <= MAX_KEY_LEN or stored is None:
         return False, None
     stored_s = stored.decode() if isinstance(stored, bytes) else str(stored)
-    return hmac.compare_digest(stored_s, _digest(key)), None
+    return hmac.compare_digest(stored_s, token_digest(key)), None
 
 
 async def joined(redis: aioredis.Redis, candidate_id: str, session_id: str) -> bool:

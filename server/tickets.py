@@ -14,7 +14,6 @@ the database opens nothing.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import secrets
@@ -25,6 +24,7 @@ import redis.asyncio as aioredis
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from server.archived_session import token_digest
 from server.errors import error_body
 from store import keys
 
@@ -53,10 +53,6 @@ class Grant:
             return None
 
 
-def _digest(value: str) -> str:
-    # UTF-8: a cookie name is made from a session id as the URL gave it, any characters.
-    return hashlib.sha256(value.encode("utf-8")).hexdigest()
-
 
 def well_formed(value: str | None) -> bool:
     return value is not None and _VALUE.match(value) is not None
@@ -64,7 +60,7 @@ def well_formed(value: str | None) -> bool:
 
 async def issue_ticket(redis: aioredis.Redis, grant: Grant, ttl_s: int) -> str:
     value = secrets.token_urlsafe(24)
-    await redis.set(keys.ticket(_digest(value)), grant.dumps(), ex=ttl_s)
+    await redis.set(keys.ticket(token_digest(value)), grant.dumps(), ex=ttl_s)
     return value
 
 
@@ -75,7 +71,7 @@ async def redeem_ticket(redis: aioredis.Redis, value: str | None,
     if not well_formed(value):
         return None
     assert value is not None
-    raw = await redis.getdel(keys.ticket(_digest(value)))
+    raw = await redis.getdel(keys.ticket(token_digest(value)))
     grant = Grant.loads(raw) if raw is not None else None
     if grant is None or (session_id is not None and grant.session_id != session_id):
         return None
@@ -84,14 +80,14 @@ async def redeem_ticket(redis: aioredis.Redis, value: str | None,
 
 def cookie_name(session_id: str) -> str:
     """One link cookie per session, so links to two interviews do not displace each other."""
-    safe = session_id if _COOKIE_SAFE.match(session_id) else _digest(session_id)[:32]
+    safe = session_id if _COOKIE_SAFE.match(session_id) else token_digest(session_id)[:32]
     return f"viva_link_{safe}"
 
 
 async def open_link(redis: aioredis.Redis, grant: Grant, ttl_s: int) -> str:
     """A link cookie's value for ``grant`` (stored by digest, expiring with the cookie)."""
     value = secrets.token_urlsafe(24)
-    await redis.set(keys.link(_digest(value)), grant.dumps(), ex=ttl_s)
+    await redis.set(keys.link(token_digest(value)), grant.dumps(), ex=ttl_s)
     return value
 
 
@@ -99,7 +95,7 @@ async def link_grant(redis: aioredis.Redis, value: str | None, session_id: str) 
     if not well_formed(value):
         return None
     assert value is not None
-    raw = await redis.get(keys.link(_digest(value)))
+    raw = await redis.get(keys.link(token_digest(value)))
     grant = Grant.loads(raw) if raw is not None else None
     return grant if grant is not None and grant.session_id == session_id else None
 
