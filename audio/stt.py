@@ -31,6 +31,10 @@ class Recognition:
     no_speech_prob: float
     avg_logprob: float
     rejected: str | None = None  # why text was thrown away (no speech, repetition loop)
+    # P(the last word closes a sentence), read from the recognizer's own next-token
+    # distribution after it (Whisper learned punctuation with prosody from human transcripts:
+    # an end-of-turn signal); None when the recognizer cannot say.
+    p_sentence_end: float | None = None
 
 
 class SpeechRecognizer(ABC):

@@ -6,6 +6,12 @@ cost lands after the candidate stops talking. CTranslate2 accepts shorter window
 recognizer pads the clip with only 1.5 s of real silence (measured on 12 spoken answers:
 tiny.en WER 11.4 % vs 9.2 % for the full window, at a third of the time) and decodes
 greedily with the interview's question and key terms as the prompt.
+
+The same decode also says whether the speaker closed a sentence: the probability Whisper gives
+to a full stop, question or exclamation mark right after the last word. Whisper learned
+punctuation from human transcripts, with the prosody, so this reads sound and words together;
+on real turns it separates finished answers from mid-sentence pauses better than Smart Turn or
+the text model (``viva bench turns``). Reading it costs no extra decode.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ class WhisperRecognizer(SpeechRecognizer):
                                     task="transcribe", language="en")
         self._suppress = list(get_suppressed_tokens(self._tokenizer, (-1,)))
         self._max_prompt = self._model.max_length // 2 - 1
+        self._closers = sentence_closers(self._tokenizer)
 
     @classmethod
     def load(cls, model: str = "tiny.en", *, cache_dir: Path | None = None,
@@ -93,9 +100,10 @@ class WhisperRecognizer(SpeechRecognizer):
             # CTranslate2 counts the prompt in max_length.
             max_length=len(prompt) + max_tokens, suppress_tokens=self._suppress,
             suppress_blank=True,
-            return_scores=True, return_no_speech_prob=True,
+            return_scores=True, return_no_speech_prob=True, return_logits_vocab=True,
         )[0]
-        tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
+        ids = list(result.sequences_ids[0])
+        tokens = [t for t in ids if t < self._tokenizer.eot]
         avg_logprob = float(result.scores[0]) / (len(tokens) + 1) if result.scores else 0.0
         text = self._tokenizer.decode(tokens).strip()
         decode_s = time.perf_counter() - started
@@ -107,7 +115,48 @@ class WhisperRecognizer(SpeechRecognizer):
             # Short windows end in silence; tiny models sometimes "continue" by repeating
             # what they just heard. A trailing sentence already said is not new speech.
             text = drop_repeated_tail(text)
-        return Recognition(text, audio_s, decode_s, no_speech, avg_logprob, rejected)
+        p_end = None
+        if text and not rejected:
+            steps = result.logits[0] if result.logits else []
+            p_end = self._sentence_end(ids, steps, len(_words(text)))
+        return Recognition(text, audio_s, decode_s, no_speech, avg_logprob, rejected, p_end)
+
+    def _sentence_end(self, ids: list[int], steps: list[object], n_words: int) -> float | None:
+        """P(sentence-closing punctuation) at the step after the text's last word: where the
+        kept text ends (a decoder loop dropped by ``drop_repeated_tail`` comes later)."""
+        at = word_end_step(ids, [self._tokenizer.decode([t]) if t < self._tokenizer.eot
+                                 else "" for t in ids], n_words)
+        if at is None or at >= len(steps):
+            return None
+        logits = np.asarray(steps[at], dtype=np.float64)
+        probs = np.exp(logits - logits.max())
+        return float(probs[self._closers].sum() / probs.sum())
+
+
+def sentence_closers(tokenizer: Tokenizer) -> np.ndarray:
+    """Token ids that open with a sentence's closing mark (". ? !"), not an ellipsis: "..."
+    is how Whisper writes a voice trailing off, mid-thought."""
+    ids = []
+    for i in range(tokenizer.eot):
+        piece = tokenizer.decode([i]).strip()
+        if piece[:1] in (".", "?", "!") and not piece.startswith(".."):
+            ids.append(i)
+    return np.array(ids, dtype=np.int64)
+
+
+def word_end_step(ids: list[int], pieces: list[str], n_words: int) -> int | None:
+    """Index of the token after the ``n_words``-th word (and its sub-word pieces) in a decoded
+    sequence, or None when the sequence has fewer words."""
+    text = ""
+    for i, piece in enumerate(pieces):
+        text += piece
+        if len(_words(text)) < n_words:
+            continue
+        j = i + 1
+        while j < len(pieces) and pieces[j][:1].isalnum():  # the word goes on: "Qu|il|ter"
+            j += 1
+        return j if j < len(ids) else None
+    return None
 
 
 def _words(text: str) -> list[str]:

@@ -6,12 +6,15 @@ speech: at Smart Turn ≥ 0.5, 49 % of ends pass and 43 % of mid-sentence pauses
 pause the session asks this policy, with
 - the learned audio signal (Smart Turn: does it *sound* finished?),
 - the learned text signal (does the answer *read* finished, given the question?),
+- the recognizer's own full stop: the probability Whisper gives to closing the sentence after
+  the last word (it learned punctuation with the prosody, from human transcripts; on real
+  turns the strongest single signal),
 - the transcript cues (an open clause: "and", "because", "the"; a floor-holding phrase:
   "let me think"; the recognizer's full stop),
 - the phase (conversation, or coding, where people think in silence; a hard question earns
   more patience), and the turn's length (a hard cap: a monologue ends at its next pause).
 The signals are fused into one calibrated probability (``TurnFusion``, fitted on the dev
-split of real turns by ``scripts/fit_turn_fusion.py``); the probability picks the wait, as
+split of real turns by ``viva bench turns --fit``); the probability picks the wait, as
 LiveKit's turn detector does: sure → a short window, unsure → a longer one, unlikely → the
 think limit. A floor-holding phrase waits longest and earns one back-channel. An explicit
 "done" never asks (it ends at once).
@@ -51,8 +54,8 @@ class TurnTakingSettings:
     # Fused P(finished) at or above which the short window applies, and below which the
     # think limit does; in between the wait falls from unsure_ms.. think_ms with P.
     # Chosen on the dev split (see realtime/turn_fusion.json and its report).
-    finished_p: float = 0.95
-    unsure_p: float = 0.7
+    finished_p: float = 0.85
+    unsure_p: float = 0.75
 
     def think_limit_ms(self, phase: TurnPhase, hard_question: bool) -> int:
         base = self.coding_think_ms if phase == "coding" else self.think_ms
@@ -80,16 +83,20 @@ class TurnFusion:
     audio: float = 1.0  # logit of Smart Turn's probability
     text: float = 1.0  # logit of the text model's probability
     full_stop: float = 0.3  # the recognizer closed the sentence
+    sentence_end: float = 0.0  # logit of the recognizer's P(a closing mark after the last word)
     audio_missing: float = 0.0
     text_missing: float = 0.0
+    sentence_end_missing: float = 0.0
     short_turn: float = -0.5  # under 2 s of turn: rarely a whole interview answer
     source: str = "default weights (not fitted)"
 
     def probability(self, p_audio: float | None, p_text: float | None, full_stop: bool,
-                    turn_s: float) -> float:
+                    turn_s: float, p_sentence_end: float | None = None) -> float:
         z = self.bias + (self.full_stop if full_stop else 0.0)
         z += self.audio * _logit(p_audio) if p_audio is not None else self.audio_missing
         z += self.text * _logit(p_text) if p_text is not None else self.text_missing
+        z += (self.sentence_end * _logit(p_sentence_end) if p_sentence_end is not None
+              else self.sentence_end_missing)
         z += self.short_turn if turn_s < 2.0 else 0.0
         return 1 / (1 + math.exp(-z))
 
@@ -113,6 +120,7 @@ class EndOfTurnSignals:
     hard_question: bool
     turn_s: float
     p_text: float | None = None  # the text model; None when not available or no text
+    p_sentence_end: float | None = None  # the recognizer's closing mark; None: no decode
 
 
 @dataclass(frozen=True)
@@ -149,8 +157,10 @@ def decide(signals: EndOfTurnSignals, settings: TurnTakingSettings,
                                     "closed sentence (no model)")
         return EndOfTurnVerdict(think, False, "no model, sentence not closed")
     model = fusion or TurnFusion()
-    p = model.probability(p_audio, p_text, bool(cue and cue.ends_sentence), signals.turn_s)
-    what = " ".join(f"{k}={v:.2f}" for k, v in (("audio", p_audio), ("text", p_text))
+    p = model.probability(p_audio, p_text, bool(cue and cue.ends_sentence), signals.turn_s,
+                          signals.p_sentence_end)
+    what = " ".join(f"{k}={v:.2f}" for k, v in (("audio", p_audio), ("text", p_text),
+                                                 ("full stop", signals.p_sentence_end))
                     if v is not None)
     if p >= settings.finished_p:
         return EndOfTurnVerdict(complete, True, f"finished (p={p:.2f}; {what})", p)

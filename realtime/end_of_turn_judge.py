@@ -28,6 +28,7 @@ from realtime.end_of_turn import (
     TurnTakingSettings,
     decide,
 )
+from realtime.frames import PauseText
 from realtime.transcript_cues import transcript_cue
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class JudgedPause:
     p_text: float | None  # the text model
     text: str | None
     verdict: EndOfTurnVerdict
+    p_sentence_end: float | None = None  # the recognizer's full stop after the last word
 
     def summary(self) -> dict[str, object]:
         """For the latency event (``end_of_turn``)."""
@@ -68,13 +70,14 @@ class JudgedPause:
 
         return {"reason": self.verdict.reason, "finished": self.verdict.finished,
                 "p_complete": r(self.p_complete), "p_text": r(self.p_text),
+                "p_sentence_end": r(self.p_sentence_end),
                 "p_finished": r(self.verdict.p_finished),
                 "wait_ms": self.verdict.end_after_ms}
 
 
 class EndOfTurnJudge:
     def __init__(self, model: TurnCompletionModel | None, executor: Executor | None,
-                 pause_text: Callable[[int, int], asyncio.Future[str]],
+                 pause_text: Callable[[int, int], asyncio.Future[PauseText]],
                  settings: TurnTakingSettings, text_model: TextSignal | None = None,
                  fusion: TurnFusion | None = None):
         self._model = model
@@ -106,14 +109,17 @@ class EndOfTurnJudge:
     async def verdict(self, turn: int, pause: int, audio: np.ndarray,
                       context: PauseContext) -> JudgedPause:
         p = await self._probability(audio)
-        text: str | None = None
+        heard: PauseText | None = None
         try:
-            text = await asyncio.wait_for(asyncio.shield(self._pause_text(turn, pause)),
-                                          self.settings.text_wait_ms / 1000)
+            heard = await asyncio.wait_for(asyncio.shield(self._pause_text(turn, pause)),
+                                           self.settings.text_wait_ms / 1000)
         except TimeoutError:
-            text = None
+            heard = None
+        text = heard.text if heard is not None else None
+        p_end = heard.p_sentence_end if heard is not None and text else None
         cue = transcript_cue(text) if text is not None else None
         p_text = self._text_probability(context.question, text) if text else None
         verdict = decide(EndOfTurnSignals(p, cue, context.phase, context.hard_question,
-                                          context.turn_s, p_text), self.settings, self.fusion)
-        return JudgedPause(turn, pause, p, p_text, text, verdict)
+                                          context.turn_s, p_text, p_end),
+                         self.settings, self.fusion)
+        return JudgedPause(turn, pause, p, p_text, text, verdict, p_end)

@@ -132,6 +132,16 @@ class TurnMarks:
 
 
 @dataclass(frozen=True)
+class PauseText:
+    """What the transcriber heard of a turn up to one pause, for the end-of-turn judge."""
+
+    text: str
+    # P(the last word closed a sentence), from the recognizer's decode of the pause (see
+    # ``audio.stt.Recognition``); None when no decode of the pending audio gave one.
+    p_sentence_end: float | None = None
+
+
+@dataclass(frozen=True)
 class FinalTranscript:
     turn: int
     text: str

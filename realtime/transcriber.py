@@ -40,6 +40,7 @@ from core.tasks import cancel_and_wait
 from realtime.frames import (
     AudioFrame,
     FinalTranscript,
+    PauseText,
     SpeechPaused,
     SpeechResumed,
     SpeechStarted,
@@ -76,6 +77,11 @@ class _Segment:
         if self.task.cancelled() or self.task.exception() is not None:
             return ""
         return self.task.result().text
+
+    def p_sentence_end(self) -> float | None:
+        if not self.task.done() or self.task.cancelled() or self.task.exception() is not None:
+            return None
+        return self.task.result().p_sentence_end
 
 
 @dataclass
@@ -152,7 +158,7 @@ class StreamingTranscriber:
         self._turn: _Turn | None = None
         self._ended: _Turn | None = None  # the last finished turn, in case it goes on
         # (turn, pause) -> the whole text heard up to that pause, for the end-of-turn policy
-        self._pause_texts: dict[tuple[int, int], asyncio.Future[str]] = {}
+        self._pause_texts: dict[tuple[int, int], asyncio.Future[PauseText]] = {}
         self._waiters: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:
@@ -164,7 +170,7 @@ class StreamingTranscriber:
             if self._turn is not None:
                 await self._drop(self._turn)
 
-    def pause_text(self, turn: int, pause: int) -> asyncio.Future[str]:
+    def pause_text(self, turn: int, pause: int) -> asyncio.Future[PauseText]:
         """Resolves to the text of the turn up to ``pause`` once its speculation is decoded."""
         key = (turn, pause)
         future = self._pause_texts.get(key)
@@ -287,7 +293,7 @@ class StreamingTranscriber:
     def _speculate(self, turn: _Turn, pause: int) -> None:
         turn.speculation_pause = pause
         if turn.end - turn.pending_start <= 0:
-            self._resolve_pause(turn, pause, turn.prefix())
+            self._resolve_pause(turn, pause, PauseText(turn.prefix()))
             return
         speculation = self._decode(turn, turn.pending_start, turn.end)
         turn.speculation = speculation
@@ -296,7 +302,8 @@ class StreamingTranscriber:
             text = speculation.text()
             done = turn.texts()
             if len(done) == len(turn.segments):  # every earlier segment is decoded
-                self._resolve_pause(turn, pause, join_segments([*done, text or ""]))
+                self._resolve_pause(turn, pause, PauseText(
+                    join_segments([*done, text or ""]), speculation.p_sentence_end()))
             else:
                 waiter = asyncio.create_task(self._resolve_when_decoded(turn, pause,
                                                                         speculation))
@@ -313,9 +320,10 @@ class StreamingTranscriber:
         for segment in list(turn.segments):
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await segment.task
-        self._resolve_pause(turn, pause, join_segments([*turn.texts(), last.text() or ""]))
+        self._resolve_pause(turn, pause, PauseText(
+            join_segments([*turn.texts(), last.text() or ""]), last.p_sentence_end()))
 
-    def _resolve_pause(self, turn: _Turn, pause: int, text: str) -> None:
+    def _resolve_pause(self, turn: _Turn, pause: int, text: PauseText) -> None:
         future = self._pause_texts.get((turn.number, pause))
         if future is None:
             future = self.pause_text(turn.number, pause)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 CONJUNCTIONS = frozenset(
-    "and but or nor because since although though while whereas if unless whenever until "
+    "and but or nor because since although while whereas if unless whenever until "
     "than which whom whose whether plus".split())
 PREPOSITIONS = frozenset(
     "of to in on at for with by from into onto about like as via over under between through "
@@ -29,7 +29,9 @@ NEEDS_MORE = frozenset(
 # did not close the sentence.
 MAYBE_MORE = frozenset(
     "so that then when where who also this some any it there here what how why not more "
-    "most you have do did going well basically actually like".split())
+    "most you have do did going well basically actually like "
+    # "I was lucky, though." ends a sentence as an adverb; "though" opens a clause otherwise
+    "though".split())
 FILLERS = frozenset("um umm uh uhh er erm ah eh hmm mm mhm".split())
 FILLER_PHRASES = ("you know", "i mean", "kind of", "sort of", "so yeah")
 # The candidate asks for time: the floor stays theirs well past the think limit, and a long
@@ -87,6 +89,9 @@ def transcript_cue(text: str) -> TranscriptCue:
         return TranscriptCue(True, f"a clause opened by {first[0]!r} and no main clause",
                              ends_sentence)
     last = words[-1]
+    if stripped.endswith("?") and last in PREPOSITIONS:
+        # A question may end in its preposition: "What is it for?", "How do we get them in?"
+        return TranscriptCue(False, "", ends_sentence)
     for kind, vocabulary in (("a conjunction", CONJUNCTIONS), ("a preposition", PREPOSITIONS),
                              ("an article", DETERMINERS), ("a filler", FILLERS),
                              ("an unfinished phrase", NEEDS_MORE)):

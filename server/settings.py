@@ -112,8 +112,8 @@ class Settings(BaseSettings):
         "VIVA_TURN_MAX_TURN_S", "VIVA_TURN_MAX_S", "turn_max_turn_s"))
     turn_amend_window_ms: int = Field(default=3000, validation_alias=AliasChoices(
         "VIVA_TURN_AMEND_WINDOW_MS", "VIVA_AMEND_WINDOW_MS", "turn_amend_window_ms"))
-    turn_finished_p: float = Field(default=0.95, ge=0, le=1)
-    turn_unsure_p: float = Field(default=0.7, ge=0, le=1)
+    turn_finished_p: float = Field(default=0.85, ge=0, le=1)
+    turn_unsure_p: float = Field(default=0.75, ge=0, le=1)
 
     # Recording and archive. Each voice turn's audio (both sides) is saved under
     # `data_dir/sessions/<id>/` as Ogg/Opus ("wav": bigger, no encoder needed); audio older
