@@ -124,8 +124,8 @@ class WhisperRecognizer(SpeechRecognizer):
     def _sentence_end(self, ids: list[int], steps: list[object], n_words: int) -> float | None:
         """P(sentence-closing punctuation) at the step after the text's last word: where the
         kept text ends (a decoder loop dropped by ``drop_repeated_tail`` comes later)."""
-        at = word_end_step(ids, [self._tokenizer.decode([t]) if t < self._tokenizer.eot
-                                 else "" for t in ids], n_words)
+        at = word_end_step([self._tokenizer.decode([t]) if t < self._tokenizer.eot else ""
+                            for t in ids], n_words)
         if at is None or at >= len(steps):
             return None
         logits = np.asarray(steps[at], dtype=np.float64)
@@ -144,9 +144,10 @@ def sentence_closers(tokenizer: Tokenizer) -> np.ndarray:
     return np.array(ids, dtype=np.int64)
 
 
-def word_end_step(ids: list[int], pieces: list[str], n_words: int) -> int | None:
-    """Index of the token after the ``n_words``-th word (and its sub-word pieces) in a decoded
-    sequence, or None when the sequence has fewer words."""
+def word_end_step(pieces: list[str], n_words: int) -> int | None:
+    """Index of the step after the ``n_words``-th word (and its sub-word pieces) in a decoded
+    sequence (it may be the step that ended the sequence, past ``ids``), or None when the
+    sequence has fewer words."""
     text = ""
     for i, piece in enumerate(pieces):
         text += piece
@@ -155,7 +156,7 @@ def word_end_step(ids: list[int], pieces: list[str], n_words: int) -> int | None
         j = i + 1
         while j < len(pieces) and pieces[j][:1].isalnum():  # the word goes on: "Qu|il|ter"
             j += 1
-        return j if j < len(ids) else None
+        return j
     return None
 
 
