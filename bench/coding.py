@@ -89,7 +89,8 @@ def _solutions(problem: Problem, quick: bool) -> list[tuple[Path, str]]:
         known.append((folder / "reference.cpp", problem.measure.reference))
         if problem.measure.naive is not None:
             known.append((folder / "naive.py", problem.measure.naive))
-    return [(path, klass) for path, klass in known if path.is_file()]
+    own = problem.measure.solutions
+    return [(path, own.get(path.name, klass)) for path, klass in known if path.is_file()]
 
 
 async def complexity(backend: SandboxBackend, quick: bool) -> dict[str, Any]:

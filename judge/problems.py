@@ -78,6 +78,9 @@ class MeasureSpec(BaseModel):
     var: str = "n"
     reference: ComplexityClass
     naive: ComplexityClass | None = None  # None: not measurable this way (exponential, ...)
+    # A solution file whose own class differs from the one its role gives above: a C++
+    # reference that sorts where the Python reference hashes ({"reference.cpp": "n log n"}).
+    solutions: dict[str, ComplexityClass] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _vary_is_generated(self) -> MeasureSpec:

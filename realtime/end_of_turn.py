@@ -150,7 +150,7 @@ def decide(signals: EndOfTurnSignals, settings: TurnTakingSettings,
     if cue is not None and cue.open_clause:
         return EndOfTurnVerdict(think, False, f"transcript {cue.reason}")
     p_audio, p_text = signals.p_complete, signals.p_text
-    if p_audio is None and p_text is None:
+    if p_audio is None and p_text is None and signals.p_sentence_end is None:
         # No model at all: the text's punctuation alone decides, with a middle window.
         if cue is not None and cue.ends_sentence:
             return EndOfTurnVerdict(max(complete, settings.unsure_ms), True,

@@ -8,8 +8,10 @@ import pytest
 from agents.text_normalization import word_errors
 from audio.pcm import pcm16_to_float
 from audio.sample_speech import ANSWERS, espeak_available
+from audio.speech_set import TURN_SET, load_speech_set
 from audio.stt import RecognitionBias, RecognitionRequest
-from audio.whisper_stt import drop_repeated_tail
+from audio.whisper_stt import drop_repeated_tail, word_end_step
+from bench.voice_set import read_clip
 from realtime.voice_services import VoiceServices
 from tests.audio.voice_support import speech
 
@@ -50,3 +52,27 @@ def test_repeated_tail_is_dropped() -> None:
     assert drop_repeated_tail("A tuple is immutable. Is immutable.") == "A tuple is immutable."
     assert drop_repeated_tail("Use an index. Use an index.") == "Use an index."
     assert drop_repeated_tail("Hello there. General Kenobi.") == "Hello there. General Kenobi."
+
+
+def test_the_sentence_end_step_is_after_the_last_word_and_its_pieces() -> None:
+    pieces = [" Mr", ".", " Qu", "il", "ter", " is", " here"]
+    assert word_end_step(pieces, 2) == 5  # "mr quilter": past "il", "ter"
+    assert word_end_step(pieces, 4) == len(pieces)  # the step that ended the decode
+    assert word_end_step(pieces, 5) is None
+
+
+def test_whisper_hears_a_sentence_close(services: VoiceServices) -> None:
+    # Real recordings of the dev split: a whole read sentence against the same recording cut
+    # mid-sentence at a word gap. Whisper's P(a closing mark after the last word) is higher
+    # for the whole sentence in most pairs (45 dev pairs: 41), and it is never unknown there.
+    clips = {c.name: c for c in load_speech_set(TURN_SET / "dev" / "plain")}
+    pairs = [(clips[n.split("_cut")[0] + ".wav"], c) for n, c in clips.items()
+             if "_cut" in n and n.split("_cut")[0] + ".wav" in clips][:16]
+    assert len(pairs) == 16
+    higher = 0
+    for whole, cut in pairs:
+        p_whole = recognize(services, read_clip(whole)).p_sentence_end
+        p_cut = recognize(services, read_clip(cut)).p_sentence_end
+        assert p_whole is not None and 0.0 <= p_whole <= 1.0, whole.name
+        higher += p_whole > (p_cut if p_cut is not None else 0.0)
+    assert higher >= 13, higher

@@ -62,3 +62,20 @@ async def test_a_quadratic_and_a_linear_solution_get_different_classes(
         classes[name] = measured_class(measured.exponent,
                                        has_log_factor(code, read_code(code, "python")))
     assert classes == {"reference": "n", "naive": "n^2"}
+
+
+def test_a_solution_of_its_own_class_names_a_file_the_bank_has(
+        registry: ProblemRegistry) -> None:
+    # A per-file class is a claim about that file: it must exist, and differ from its
+    # role's class (otherwise it says nothing). distinct-values' C++ reference sorts.
+    own = {p.id: p.measure.solutions for p in registry.problems.values()
+           if p.measure is not None and p.measure.solutions}
+    assert own.get("distinct-values") == {"reference.cpp": "n log n"}
+    for pid, solutions in own.items():
+        problem = registry.problems[pid]
+        assert problem.directory is not None and problem.measure is not None
+        for name, klass in solutions.items():
+            assert (problem.directory / "solutions" / name).is_file(), (pid, name)
+            role = problem.measure.naive if name.startswith("naive") else \
+                problem.measure.reference
+            assert klass != role, (pid, name)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from realtime.end_of_turn import (
@@ -14,6 +16,8 @@ from realtime.end_of_turn import (
     TurnTakingSettings,
     decide,
 )
+from realtime.end_of_turn_judge import EndOfTurnJudge, PauseContext
+from realtime.frames import PauseText
 from realtime.transcript_cues import transcript_cue
 from realtime.transcript_stitching import agreed_prefix, join_segments, keep_agreed_words
 
@@ -24,7 +28,7 @@ S = TurnTakingSettings()
     "A hash table stores keys and", "It is faster because", "so I would put it in the",
     "We could use a", "The trick is, um", "and then, you know", "It depends on,",
     "First we sort the input. Then we", "Unless a system is established.",
-    "It depends. If the list is sorted.",
+    "It depends. If the list is sorted.", "We store it in.",
 ])
 def test_open_clauses_mean_wait(text: str) -> None:
     cue = transcript_cue(text)
@@ -37,6 +41,7 @@ def test_open_clauses_mean_wait(text: str) -> None:
     "A hash table stores keys and values.", "It runs in O(n log n).", "That's it.",
     "I would use a heap", "Threads share memory; processes do not.",
     "Because lookups take constant time.", "If the list is sorted, use binary search.",
+    "I guess I was lucky though.", "What is it for?",
 ])
 def test_closed_sentences_are_not_open(text: str) -> None:
     assert not transcript_cue(text).open_clause, text
@@ -159,3 +164,39 @@ def test_the_final_keeps_words_two_decodes_agreed_on() -> None:
     assert keep_agreed_words("a b c d", "x b c d") == "x b c d"
     assert keep_agreed_words("we sort it then scan", "we sort the input in place first") \
         == "we sort the input in place first"
+
+
+def test_the_recognizers_full_stop_moves_the_verdict() -> None:
+    # The same sound and words: Whisper's P(a closing mark after the last word) decides.
+    cue = transcript_cue("It uses a heap.")
+    fusion = TurnFusion.load()
+    assert fusion.sentence_end > 0  # fitted on dev: a likelier full stop, a likelier end
+    closed = decide(EndOfTurnSignals(0.9, cue, "conversation", False, 3.0, 0.3, 0.97), S,
+                    fusion)
+    open_ = decide(EndOfTurnSignals(0.9, cue, "conversation", False, 3.0, 0.3, 0.05), S,
+                   fusion)
+    unknown = decide(EndOfTurnSignals(0.9, cue, "conversation", False, 3.0, 0.3, None), S,
+                     fusion)
+    assert closed.finished and closed.end_after_ms == S.complete_ms
+    assert not open_.finished and open_.end_after_ms == S.think_ms
+    assert (open_.p_finished or 0) < (unknown.p_finished or 0) < (closed.p_finished or 0)
+    assert "full stop=0.97" in closed.reason
+
+
+async def test_the_judge_reads_the_full_stop_heard_at_the_pause() -> None:
+    heard: dict[int, PauseText] = {1: PauseText("It uses a heap.", 0.97),
+                                   2: PauseText("It uses a heap.", 0.05)}
+
+    def pause_text(turn: int, pause: int) -> asyncio.Future[PauseText]:
+        future: asyncio.Future[PauseText] = asyncio.get_running_loop().create_future()
+        future.set_result(heard[pause])
+        return future
+
+    judge = EndOfTurnJudge(None, None, pause_text, S, fusion=TurnFusion(
+        bias=-1.0, sentence_end=1.5, full_stop=0.0, short_turn=0.0))
+    context = PauseContext("conversation", False, "What is a priority queue?", 3.0)
+    closed = await judge.verdict(1, 1, np.zeros(160, np.float32), context)
+    open_ = await judge.verdict(1, 2, np.zeros(160, np.float32), context)
+    assert closed.p_sentence_end == 0.97 and open_.p_sentence_end == 0.05
+    assert closed.verdict.finished and not open_.verdict.finished
+    assert closed.summary()["p_sentence_end"] == 0.97
