@@ -173,7 +173,8 @@ async def run_candidate(base_url: str, clips: list[SpeechClip], progress: bool,
             if progress:
                 print(f"{clip.name}: finals={result.finals} amended={result.amended} "
                       f"cut_in={result.cut_in} v2v={result.v2v_ms and round(result.v2v_ms)} "
-                      f"heard={result.heard!r} eot={(result.marks or {}).get('end_of_turn')}",
+                      f"heard={result.heard!r} eot={(result.marks or {}).get('end_of_turn')} "
+                      f"marks={(result.marks or {}).get('marks_ms')}",
                       file=sys.stderr)
             played_until = result.played_until
             if result.ended or not result.next_question:
