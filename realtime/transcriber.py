@@ -70,18 +70,22 @@ class _Segment:
     end: int
     task: asyncio.Task[Recognition]
 
+    def result(self) -> Recognition | None:
+        """The decode, once it succeeded (None while running, cancelled or failed)."""
+        if not self.task.done() or self.task.cancelled() or self.task.exception() is not None:
+            return None
+        return self.task.result()
+
     def text(self) -> str | None:
         """The text once decoded ("" if nothing was heard or the decode failed)."""
         if not self.task.done():
             return None
-        if self.task.cancelled() or self.task.exception() is not None:
-            return ""
-        return self.task.result().text
+        result = self.result()
+        return result.text if result is not None else ""
 
     def p_sentence_end(self) -> float | None:
-        if not self.task.done() or self.task.cancelled() or self.task.exception() is not None:
-            return None
-        return self.task.result().p_sentence_end
+        result = self.result()
+        return result.p_sentence_end if result is not None else None
 
 
 @dataclass
