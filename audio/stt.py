@@ -21,6 +21,9 @@ class RecognitionBias:
 class RecognitionRequest:
     audio: np.ndarray  # float32 mono at 16 kHz
     bias: RecognitionBias = field(default_factory=RecognitionBias)
+    # A quick decode (Whisper: a window just past the clip) for a signal, not for the words:
+    # it loses words, but the end-of-turn fusion was fitted on its closing-mark probability.
+    quick: bool = False
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import sys
 import time
@@ -45,6 +44,7 @@ from realtime.end_of_turn import (
     TurnFusion,
     TurnTakingSettings,
     decide,
+    logit,
 )
 from realtime.transcript_cues import transcript_cue
 
@@ -130,7 +130,7 @@ def measure(points: list[tuple[Point, SpeechClip]], stt_model: str = "tiny.en",
         started = time.perf_counter()
         point.p_audio = smart.probability(audio)
         point.audio_ms = (time.perf_counter() - started) * 1000
-        result = whisper.recognize(RecognitionRequest(audio=audio, bias=bias))
+        result = whisper.recognize(RecognitionRequest(audio=audio, bias=bias, quick=True))
         point.text, point.decode_ms = result.text, result.decode_s * 1000
         point.p_sentence_end = result.p_sentence_end
         point.p_text = text_model.probability(QUESTION, point.text) if point.text else None
@@ -163,10 +163,7 @@ def cached_points(set_dir: Path, stt_model: str, progress: bool) -> list[Point]:
 # -- the fusion, fitted and simulated -------------------------------------------------
 
 def _logit(p: float | None) -> float:
-    if p is None:
-        return 0.0
-    p = min(max(p, 1e-4), 1 - 1e-4)
-    return math.log(p / (1 - p))
+    return 0.0 if p is None else logit(p)
 
 
 FEATURES = ("audio", "text", "full_stop", "sentence_end", "short_turn")

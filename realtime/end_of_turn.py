@@ -69,7 +69,8 @@ class TurnTakingSettings:
         return [f.name for f in fields(cls)]
 
 
-def _logit(p: float) -> float:
+def logit(p: float) -> float:
+    """log(p / (1 - p)), clipped so a model's 0 or 1 stays finite (the fusion's features)."""
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
 
@@ -93,9 +94,9 @@ class TurnFusion:
     def probability(self, p_audio: float | None, p_text: float | None, full_stop: bool,
                     turn_s: float, p_sentence_end: float | None = None) -> float:
         z = self.bias + (self.full_stop if full_stop else 0.0)
-        z += self.audio * _logit(p_audio) if p_audio is not None else self.audio_missing
-        z += self.text * _logit(p_text) if p_text is not None else self.text_missing
-        z += (self.sentence_end * _logit(p_sentence_end) if p_sentence_end is not None
+        z += self.audio * logit(p_audio) if p_audio is not None else self.audio_missing
+        z += self.text * logit(p_text) if p_text is not None else self.text_missing
+        z += (self.sentence_end * logit(p_sentence_end) if p_sentence_end is not None
               else self.sentence_end_missing)
         z += self.short_turn if turn_s < 2.0 else 0.0
         return 1 / (1 + math.exp(-z))

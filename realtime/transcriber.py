@@ -10,7 +10,10 @@ nobody speaks:
 - at every pause the pending audio is decoded with final priority ("speculation"). If the
   turn then ends, that decode completes the final transcript at once; if the candidate goes
   on, a long speculation becomes a segment (it ends in a pause) and a short one is dropped,
-  so its words are decoded again with what follows;
+  so its words are decoded again with what follows. Just before it, a quick decode of the
+  same audio gives the end-of-turn policy its text and closing-mark probability (the signal
+  the fusion was fitted on; see ``audio.whisper_stt``): the verdict does not wait for the
+  slower, more accurate words;
 - long silences inside a clip (thinking pauses, 1–3 s of room noise) are squeezed to
   300 ms before decoding: Whisper neither needs them nor should hallucinate in them.
 Partials decode the pending audio and are split, LocalAgreement style (ufal's
@@ -95,6 +98,7 @@ class _Turn:
     voiced: list[bool] = field(default_factory=list)
     segments: list[_Segment] = field(default_factory=list)
     speculation: _Segment | None = None
+    signal: _Segment | None = None  # the quick decode of the speculation's audio
     speculation_pause: int = 0
     partial_task: asyncio.Task[None] | None = None
     partial_at: int = 0
@@ -230,14 +234,15 @@ class StreamingTranscriber:
 
     # -- decoding ----------------------------------------------------------------------
 
-    def _request(self, turn: _Turn, start: int, end: int) -> RecognitionRequest:
+    def _request(self, turn: _Turn, start: int, end: int, *,
+                 quick: bool = False) -> RecognitionRequest:
         bias = self._bias()
         # The words already heard in this turn are not put in the prompt: tiny models then
         # tend to repeat them (measured), while the question and key terms only help.
-        return RecognitionRequest(audio=turn.clip(start, end), bias=bias)
+        return RecognitionRequest(audio=turn.clip(start, end), bias=bias, quick=quick)
 
-    def _decode(self, turn: _Turn, start: int, end: int) -> _Segment:
-        request = self._request(turn, start, end)
+    def _decode(self, turn: _Turn, start: int, end: int, *, quick: bool = False) -> _Segment:
+        request = self._request(turn, start, end, quick=quick)
         task = asyncio.create_task(self._pool.recognize(request, Priority.FINAL))
         return _Segment(start, end, task)
 
@@ -299,25 +304,29 @@ class StreamingTranscriber:
         if turn.end - turn.pending_start <= 0:
             self._resolve_pause(turn, pause, PauseText(turn.prefix()))
             return
+        # Submitted first, so the pool decodes it first: the verdict waits on it.
+        signal = self._decode(turn, turn.pending_start, turn.end, quick=True)
         speculation = self._decode(turn, turn.pending_start, turn.end)
-        turn.speculation = speculation
+        turn.speculation, turn.signal = speculation, signal
 
-        def show(task: asyncio.Task[Recognition]) -> None:
-            text = speculation.text()
+        def judge(task: asyncio.Task[Recognition]) -> None:
             done = turn.texts()
             if len(done) == len(turn.segments):  # every earlier segment is decoded
                 self._resolve_pause(turn, pause, PauseText(
-                    join_segments([*done, text or ""]), speculation.p_sentence_end()))
+                    join_segments([*done, signal.text() or ""]), signal.p_sentence_end()))
             else:
-                waiter = asyncio.create_task(self._resolve_when_decoded(turn, pause,
-                                                                        speculation))
+                waiter = asyncio.create_task(self._resolve_when_decoded(turn, pause, signal))
                 self._waiters.add(waiter)
                 waiter.add_done_callback(self._waiters.discard)
+
+        def show(task: asyncio.Task[Recognition]) -> None:
+            text = speculation.text()
             if text and not turn.closed and turn.speculation is speculation:
                 # Shown as a partial right away; the turn may still go on.
                 turn.partial_task = asyncio.create_task(
                     self._send_partial(turn, text, settled=True))
 
+        signal.task.add_done_callback(judge)
         speculation.task.add_done_callback(show)
 
     async def _resolve_when_decoded(self, turn: _Turn, pause: int, last: _Segment) -> None:
@@ -336,6 +345,9 @@ class StreamingTranscriber:
 
     def _on_resume(self, turn: _Turn) -> None:
         speculation, turn.speculation = turn.speculation, None
+        if turn.signal is not None:
+            turn.signal.task.cancel()
+            turn.signal = None
         if speculation is None:
             return
         if (speculation.end - speculation.start) * FRAME_MS / 1000 >= KEEP_SPECULATION_S:
@@ -381,7 +393,8 @@ class StreamingTranscriber:
     async def _drop(self, turn: _Turn) -> None:
         turn.closed = True
         await self._cancel(turn.partial_task)
-        for segment in [*turn.segments, *([turn.speculation] if turn.speculation else [])]:
+        for segment in [*turn.segments, *([turn.speculation] if turn.speculation else []),
+                        *([turn.signal] if turn.signal else [])]:
             await self._cancel(segment.task)
 
     @staticmethod
