@@ -161,7 +161,7 @@ def decide(signals: EndOfTurnSignals, settings: TurnTakingSettings,
     p = model.probability(p_audio, p_text, bool(cue and cue.ends_sentence), signals.turn_s,
                           signals.p_sentence_end)
     what = " ".join(f"{k}={v:.2f}" for k, v in (("audio", p_audio), ("text", p_text),
-                                                 ("full stop", signals.p_sentence_end))
+                                                 ("closing mark", signals.p_sentence_end))
                     if v is not None)
     if p >= settings.finished_p:
         return EndOfTurnVerdict(complete, True, f"finished (p={p:.2f}; {what})", p)

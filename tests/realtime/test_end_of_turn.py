@@ -180,7 +180,7 @@ def test_the_recognizers_full_stop_moves_the_verdict() -> None:
     assert closed.finished and closed.end_after_ms == S.complete_ms
     assert not open_.finished and open_.end_after_ms == S.think_ms
     assert (open_.p_finished or 0) < (unknown.p_finished or 0) < (closed.p_finished or 0)
-    assert "full stop=0.97" in closed.reason
+    assert "closing mark=0.97" in closed.reason
 
 
 async def test_the_judge_reads_the_full_stop_heard_at_the_pause() -> None:
