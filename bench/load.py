@@ -30,7 +30,7 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +39,13 @@ import redis.asyncio as aioredis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench.local_stack import app_server, bench_reviewer_token, private_redis
+from bench.local_stack import (
+    LocalRedis,
+    app_server,
+    bench_reviewer_token,
+    local_redis,
+    private_redis,
+)
 from bench.stats import percentile
 
 ANSWER = ("I would use a hash map for constant time lookups, and think about collisions, "
@@ -285,8 +291,31 @@ async def wait_for_ping(ws: ClientConnection, marker: str, written_at: dict[str,
             fig.error(f"ws {event.get('code')}")
 
 
-async def run_idle(bases: list[str], redis_url: str, n: int, hold_s: float
-                   ) -> dict[str, Any]:
+async def recover_after_restart(base: str, session: dict[str, Any],
+                                restart: Callable[[], None]) -> dict[str, Any]:
+    """Restart Redis, then ask for one session's state every 50 ms: how long after Redis
+    answers again until this process answers 200 again, and what it answered meanwhile."""
+    url = f"{base}/api/sessions/{session['session_id']}"
+    headers = {"authorization": f"Bearer {session['token']}"}
+    statuses: collections.Counter[str] = collections.Counter()
+    await asyncio.to_thread(restart)
+    back = time.perf_counter()
+    async with httpx.AsyncClient(timeout=5) as http:
+        while time.perf_counter() - back < 60:
+            try:
+                status = str((await http.get(url, headers=headers)).status_code)
+            except httpx.HTTPError as exc:
+                status = type(exc).__name__
+            statuses[status] += 1
+            if status == "200":
+                return {"recovered_ms": round(1000 * (time.perf_counter() - back), 1),
+                        "answers_before": dict(statuses)}
+            await asyncio.sleep(0.05)
+    return {"recovered_ms": None, "answers_before": dict(statuses)}
+
+
+async def run_idle(bases: list[str], redis_url: str, n: int, hold_s: float,
+                   restart: Callable[[], None] | None = None) -> dict[str, Any]:
     from store.events import EventLog
 
     fig = Figures()
@@ -306,7 +335,14 @@ async def run_idle(bases: list[str], redis_url: str, n: int, hold_s: float
         live = [(s, ws) for s, ws in zip(sessions, opened, strict=True) if ws is not None]
         opened_s = time.perf_counter() - t0 - created_s
         await asyncio.sleep(hold_s)
-        # Alive after the hold, and fed by the one reader: events written from outside.
+        recovery: dict[str, Any] = {}
+        if restart is not None and live:
+            # Under load: every socket's session is live while Redis goes away and back.
+            recovery = await recover_after_restart(bases[0], live[0][0], restart)
+            await redis.aclose()
+            redis = aioredis.Redis.from_url(redis_url, decode_responses=True)
+        # Alive after the hold (and the restart), and fed by the one reader: events
+        # written from outside.
         log = EventLog(redis)
         written_at: dict[str, float] = {}
         waits = [asyncio.create_task(guarded(
@@ -327,6 +363,7 @@ async def run_idle(bases: list[str], redis_url: str, n: int, hold_s: float
         "first_question_ms": summary(fig.first_question_ms),
         "external_event_delivered": len(delivered),
         "external_event_ms": summary(delivered),
+        **({"redis_restart": recovery} if restart is not None else {}),
         **sampler.report(),
     }
 
@@ -344,6 +381,15 @@ def stack_for(urls: list[str], processes: int) -> Iterator[tuple[list[str], str]
         yield bases, redis_url
 
 
+@contextlib.contextmanager
+def restartable_stack(processes: int) -> Iterator[tuple[list[str], LocalRedis]]:
+    with local_redis(persist=True) as server, contextlib.ExitStack() as stack:
+        bases = [stack.enter_context(app_server(server.url, VIVA_JUDGE_ENABLED="false",
+                                                VIVA_VOICE_PRELOAD="false"))
+                 for _ in range(processes)]
+        yield bases, server
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="viva bench load")
     parser.add_argument("--sessions", type=int, default=200,
@@ -359,8 +405,21 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--compose", action="store_true",
                         help="bring up docker-compose.yml (nginx, two app processes) and "
                              "drive it through the proxy")
+    parser.add_argument("--redis-restart", action="store_true",
+                        help="idle mode: restart the bench's own Redis after the hold, and "
+                             "report how long until requests and events flow again")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.redis_restart:
+        if not args.idle or args.url or args.compose:
+            parser.error("--redis-restart needs --idle N and the bench's own stack")
+        with restartable_stack(args.processes) as (bases, server):
+            result = asyncio.run(run_idle(bases, server.url, args.idle, args.hold,
+                                          server.restart))
+        if not args.json:
+            print(json.dumps(result, indent=2))
+        print(json.dumps(result))
+        return 0
     if args.compose:
         from bench.compose_stack import compose_stack
 

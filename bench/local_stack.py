@@ -25,26 +25,64 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class LocalRedis:
+    """A redis-server child process on a fixed port, which a bench may restart. With
+    ``persist`` it keeps an append-only file, as docker-compose.yml runs Redis, so sessions
+    survive the restart."""
+
+    def __init__(self, exe: str, data_dir: str, persist: bool = False):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._argv = [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", data_dir,
+                      "--save", "", "--appendonly", "yes" if persist else "no",
+                      "--appendfsync", "no"]
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self._proc = subprocess.Popen(self._argv, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.02)
+        raise SystemExit(f"redis-server did not start on port {self.port}")
+
+    def stop(self) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            self._proc.wait(10)
+            self._proc = None
+
+    def restart(self, down_s: float = 0.5) -> None:
+        """Stop the server (every client's connection drops), wait, start it again."""
+        self.stop()
+        time.sleep(down_s)
+        self.start()
+
+
+@contextmanager
+def local_redis(persist: bool = False) -> Iterator[LocalRedis]:
+    exe = shutil.which("redis-server")
+    if exe is None:
+        raise SystemExit("redis-server is not installed; run `make run` once or set REDIS_URL")
+    with tempfile.TemporaryDirectory() as d:
+        server = LocalRedis(exe, d, persist)
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
 @contextmanager
 def private_redis() -> Iterator[str]:
     """A throwaway redis-server, unless REDIS_URL is set."""
     if os.environ.get("REDIS_URL"):
         yield os.environ["REDIS_URL"]
         return
-    exe = shutil.which("redis-server")
-    if exe is None:
-        raise SystemExit("redis-server is not installed; run `make run` once or set REDIS_URL")
-    port = free_port()
-    with tempfile.TemporaryDirectory() as d:
-        proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", d,
-                                 "--save", "", "--appendonly", "no"],
-                                stdout=subprocess.DEVNULL)
-        try:
-            time.sleep(0.3)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            proc.terminate()
-            proc.wait(10)
+    with local_redis() as server:
+        yield server.url
 
 
 def bench_reviewer_token() -> str:

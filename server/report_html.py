@@ -79,8 +79,10 @@ def _practice_html(report: Report) -> str:
     if not p:
         return f"<p>Practice of one question; see {link}.</p>"
 
-    def cell(a: dict[str, Any], testid: str) -> str:
-        answer = f"“{esc(str(a['answer']))}”" if a.get("answer") else "No answer."
+    def cell(a: dict[str, Any], testid: str, quoted_below: bool = False) -> str:
+        # This session's own answer is quoted once, in its question below, with its moment.
+        answer = ("No answer." if not a.get("answer") else "Quoted below, with its moment."
+                  if quoted_below else f"“{esc(str(a['answer']))}”")
         missed = "".join(f"<li>{esc(m)}</li>" for m in a.get("missed", []))
         return (f"<td data-testid='{testid}'><p><b>{score_text(a.get('score'))}</b></p>"
                 f"<p>{answer}</p>" + (f"<ul class='missed'>{missed}</ul>" if missed else "")
@@ -89,7 +91,7 @@ def _practice_html(report: Report) -> str:
     return (f"<h2>Practice: before and after</h2><p>“{esc(str(p['question']))}” again; "
             f"{link} stays as it was.</p><table class='practice'><tr><th>Before</th>"
             f"<th>After</th></tr><tr>{cell(p['before'], 'practice-before')}"
-            f"{cell(p['after'], 'practice-after')}</tr></table>")
+            f"{cell(p['after'], 'practice-after', quoted_below=True)}</tr></table>")
 
 
 def _question_try_again(session_id: str, q: QuestionResult, ended: bool) -> str:
@@ -259,13 +261,18 @@ table.practice td{{width:50%}}
 {_earlier_html(report)}{_review_html(report)}{flags}</body></html>"""
 
 
-def no_access_html(reason: str) -> str:
-    """What a browser that holds no credential for a report sees: a page, not raw JSON."""
+def no_access_html(reason: str, what: str = "report") -> str:
+    """What a browser that holds no credential for a report (or a progress page) sees: a
+    page, not raw JSON."""
+    opens = ("Reports open from the interview's own page (or a reviewer's) in the browser "
+             "where it was taken: use <b>Open your report</b> there, or the lobby's list of "
+             "your interviews." if what == "report" else
+             "A candidate's progress opens from the lobby, in the browser where their "
+             "interviews were taken (or a reviewer's).")
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        "<title>Viva report: no access</title></head><body style='font-family:sans-serif;"
-        "max-width:40em;margin:3em auto'><h1>This report is not open to this browser</h1>"
-        "<p>Reports open from the interview's own page (or a reviewer's) in the browser "
-        "where it was taken: use <b>Open your report</b> there, or the lobby's list of "
-        f"your interviews.</p><p data-testid='no-access-reason'>{esc(reason)}</p>"
+        f"<title>Viva {esc(what)}: no access</title></head><body style='font-family:"
+        f"sans-serif;max-width:40em;margin:3em auto'><h1>This {esc(what)} is not open to "
+        f"this browser</h1><p>{opens}</p>"
+        f"<p data-testid='no-access-reason'>{esc(reason)}</p>"
         "<p><a href='/' data-testid='back-to-lobby'>Back to the lobby</a></p></body></html>")

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from agents.engine import InterviewEngine, InterviewError
 from agents.names import topic_name, weak_point_name
-from agents.question_bank import Topic
+from agents.question_bank import QuestionBank, Topic
 from server.archived_session import REPORT_PAGE_HEADERS, load_archive
 from server.deps import (
     EngineDep,
@@ -33,7 +33,9 @@ from server.deps import (
     is_reviewer,
 )
 from server.errors import Forbidden, NotFound, Unauthorized
+from server.report_html import no_access_html
 from server.settings import Settings
+from server.tickets import cookie_name, link_grant
 from store import keys
 
 router = APIRouter()
@@ -83,10 +85,17 @@ class Progress(BaseModel):
     suggested_focus: Focus
 
 
-async def _authorise(redis: aioredis.Redis, settings: Settings, token: str | None,
+async def _authorise(request: Request, redis: aioredis.Redis, settings: Settings,
                      session_ids: list[str]) -> None:
     """The reviewer, or the token of one of these sessions (deps.check_session_token decides
-    for each). Another candidate's token matches none of them: 403, nothing else said."""
+    for each), or, for a page a browser loads by URL (GET), the link cookie of one of them
+    (a ticket redeemed by server/tickets.py). Another candidate's credential matches none
+    of them: 403, nothing else said."""
+    token = bearer(request)
+    if token is None and request.method in ("GET", "HEAD"):
+        for sid in session_ids:
+            if await link_grant(redis, request.cookies.get(cookie_name(sid)), sid):
+                return
     if token is None:
         raise Unauthorized("a bearer token is required (Authorization: Bearer <token>)")
     if is_reviewer(settings, token):
@@ -125,7 +134,7 @@ def _asked(report: dict[str, Any]) -> set[str]:
 
 
 def build_progress(candidate_id: str, rows: list[tuple[str, float, dict[str, Any]]],
-                   engine: InterviewEngine) -> Progress:
+                   bank: QuestionBank | None) -> Progress:
     """``rows``: (session id, created epoch s, report dict), oldest first."""
     sessions: list[ProgressSession] = []
     for sid, created, report in rows:
@@ -152,7 +161,7 @@ def build_progress(candidate_id: str, rows: list[tuple[str, float, dict[str, Any
                      "weak_point_keys", [])]
         status: Literal["improved", "still weak", "new"] = (
             "improved" if later else "still weak" if len(where) > 1 else "new")
-        weak.append(WeakPoint(key=key, text=weak_point_name(key, engine.bank), status=status,
+        weak.append(WeakPoint(key=key, text=weak_point_name(key, bank), status=status,
                               first_seen=rows[where[0]][0], last_seen=rows[where[-1]][0]))
     order = {"still weak": 0, "new": 1, "improved": 2}
     weak.sort(key=lambda w: order[w.status])
@@ -186,13 +195,13 @@ async def progress_for(request: Request, candidate_id: str, redis: aioredis.Redi
     indexed = await redis.zrange(keys.candidate_sessions(candidate_id), -MAX_SESSIONS, -1,
                                  withscores=True)
     ids = [str(sid) for sid, _ in indexed]
-    await _authorise(redis, settings, bearer(request), ids)
+    await _authorise(request, redis, settings, ids)
     rows = []
     for (_, created), sid_s in zip(indexed, ids, strict=True):
         report = await _report(engine, settings, sid_s)
         if report is not None:
             rows.append((sid_s, float(created), report))
-    return build_progress(candidate_id, rows, engine)
+    return build_progress(candidate_id, rows, engine.bank)
 
 
 @router.get("/api/candidates/{candidate_id}/progress", response_model=Progress)
@@ -233,5 +242,10 @@ def render_progress_html(progress: Progress) -> str:
 @router.get("/api/candidates/{candidate_id}/progress.html", response_class=HTMLResponse)
 async def get_progress_html(candidate_id: str, request: Request, redis: RedisDep,
                             engine: EngineDep, settings: SettingsDep) -> HTMLResponse:
-    progress = await progress_for(request, candidate_id, redis, engine, settings)
+    try:
+        progress = await progress_for(request, candidate_id, redis, engine, settings)
+    except (Unauthorized, Forbidden) as exc:
+        # A link opened in a browser without the credential: a page that says so, not JSON.
+        return HTMLResponse(no_access_html(exc.message, "progress page"),
+                            status_code=exc.status, headers=REPORT_PAGE_HEADERS)
     return HTMLResponse(render_progress_html(progress), headers=REPORT_PAGE_HEADERS)

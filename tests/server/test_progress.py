@@ -10,7 +10,7 @@ from typing import Any
 from agents.names import topic_name
 from agents.question_bank import load_question_bank
 from server.archived_session import load_archive
-from server.routes.progress import ProgressSession, _focus
+from server.routes.progress import ProgressSession, _focus, build_progress
 from tests.server.support import answer_until_end, client, create_session, send
 from tests.server.test_practice import WEAK, one_question
 
@@ -71,6 +71,21 @@ def test_progress_lists_interviews_and_practice(redis_url: str, tmp_path: Path) 
         assert ref[:40] not in r.text and ref[:40] not in html.text
         assert "reference_answer" not in r.text
 
+        # The printable page refuses as a page (a browser follows links to it), not JSON;
+        # a link ticket of one of ada's sessions opens it, and opens nothing of grace's.
+        bare = c.get(url + ".html")
+        assert bare.status_code == 401 and "text/html" in bare.headers["content-type"]
+        assert "not open to this browser" in bare.text and '"error"' not in bare.text
+        wrong = c.get(url + ".html", headers={"Authorization": f"Bearer {other['token']}"})
+        assert wrong.status_code == 403 and first["session_id"] not in wrong.text
+        ticket = c.post(f"/api/sessions/{second['session_id']}/ticket", headers={
+            "Authorization": f"Bearer {second['token']}"}).json()["ticket"]
+        opened = c.get(url + ".html", params={"ticket": ticket})  # 303, cookie, clean URL
+        assert opened.status_code == 200 and "Progress of ada" in opened.text
+        assert "ticket=" not in str(opened.url)
+        assert c.get("/api/candidates/grace/progress.html").status_code == 401
+        c.cookies.clear()
+
         # grace's page shows only grace.
         gr = c.get("/api/candidates/grace/progress",
                    headers={"Authorization": f"Bearer {other['token']}"}).json()
@@ -111,6 +126,32 @@ def _session(sid: str, topics: dict[str, float]) -> ProgressSession:
     return ProgressSession(session_id=sid, started_at="2026-01-01T10:00:00Z", kind="interview",
                            status="finished", overall_score=None, reviewed=False,
                            topics=topics)
+
+
+def test_weak_points_over_time_improved_still_weak_and_new() -> None:
+    bank = load_question_bank()
+    q1, q2, q3 = list(bank.questions)[:3]
+
+    def report(asked: list[str], weak: list[str]) -> dict[str, Any]:
+        return {"status": "ended", "overall_score": 0.5, "weak_point_keys": weak,
+                "questions": [{"question_id": q, "topic": "databases", "score": 0.5}
+                              for q in asked]}
+
+    p1, p2 = bank.get(q1).assessment_points[0].id, bank.get(q2).assessment_points[0].id
+    rows = [("a", 1.0, report([q1, q2], [f"{q1}/{p1}", f"{q2}/{p2}"])),
+            # q1 asked again: weak again; q2 asked again: answered this time.
+            ("b", 2.0, report([q1, q2], [f"{q1}/{p1}"])),
+            ("c", 3.0, report([q3], [f"topic:{bank.get(q3).topic}"]))]
+    progress = build_progress("ada", rows, bank)
+    statuses = {w.key: w.status for w in progress.weak_points}
+    assert statuses == {f"{q1}/{p1}": "still weak", f"{q2}/{p2}": "improved",
+                        f"topic:{bank.get(q3).topic}": "new"}
+    assert [w.status for w in progress.weak_points] == ["still weak", "new", "improved"]
+    still = progress.weak_points[0]
+    assert (still.first_seen, still.last_seen) == ("a", "b")
+    assert bank.get(q1).text in still.text  # words, not the key
+    # Only what is still weak is offered as the next focus's points.
+    assert progress.suggested_focus.points == [w.text for w in progress.weak_points[:2]]
 
 
 def test_suggested_focus_is_the_weakest_latest_topic_and_says_when_none_is_weak() -> None:

@@ -67,7 +67,11 @@ def test_try_this_one_again_shows_both_attempts(
             before = page.get_by_test_id("practice-before")
             after = page.get_by_test_id("practice-after")
             expect(before).to_contain_text(WEAK)
-            expect(after).to_contain_text(question.reference_answer[:40])
+            # This attempt's answer is quoted once: in its question, with its moment.
+            said = question.reference_answer[:40]
+            expect(after).to_contain_text("Quoted below")
+            expect(after).not_to_contain_text(said)
+            expect(page.get_by_test_id("report-answer").filter(has_text=said)).to_have_count(1)
             before_score = score_of(before.inner_text())
             assert score_of(after.inner_text()) > before_score
             assert page.get_by_test_id("first-attempt").get_attribute("href") == \

@@ -92,6 +92,24 @@ def test_candidate_page_charts_two_interviews_and_a_practice(
             expect(page.get_by_test_id("suggested-focus")).to_be_visible()
             screenshot(page, "progress")
 
+            # The printable page opens by a click (ticket, cookie, clean URL), and a browser
+            # without the cookie gets a page that says so, not raw JSON.
+            printable = f"{server.url}/api/candidates/ada/progress.html"
+            page.get_by_test_id("progress-printable").click()
+            page.wait_for_url(printable)
+            expect(page.locator("h1")).to_have_text("Progress of ada")
+            expect(page.locator("body")).not_to_contain_text("unauthorized")
+            fresh = browser.new_page()
+            try:
+                refused = fresh.goto(printable)
+                assert refused is not None and refused.status == 401
+                expect(fresh.get_by_test_id("no-access-reason")).to_be_visible()
+                expect(fresh.get_by_test_id("back-to-lobby")).to_be_visible()
+            finally:
+                fresh.close()
+            page.go_back()
+            expect(page.get_by_test_id("progress-chart")).to_be_visible(timeout=30_000)
+
             js_errors.assert_none()
             # The browser logs the refusal below itself; that one is expected.
             sid = made[0]["session_id"]

@@ -61,7 +61,12 @@ export function storedSessions(): StoredSession[] {
 
 /** A token of one of this candidate's sessions, for their progress page. */
 export function tokenForCandidate(candidateId: string): string | null {
-  return storedSessions().find((s) => s.candidate_id === candidateId)?.token ?? null;
+  return sessionOfCandidate(candidateId)?.token ?? null;
+}
+
+/** One interview of this candidate that this browser holds (its token opens their progress). */
+export function sessionOfCandidate(candidateId: string): StoredSession | null {
+  return storedSessions().find((s) => s.candidate_id === candidateId) ?? null;
 }
 
 export function markStarted(id: string): void {

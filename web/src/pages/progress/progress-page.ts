@@ -5,7 +5,8 @@
 // credential stays on a friendly page with a way back to the lobby.
 import { ApiError, getJson } from '../../shared/api';
 import { h } from '../../shared/dom';
-import { loadReviewerToken, tokenForCandidate } from '../../shared/session-store';
+import { loadReviewerToken, sessionOfCandidate, tokenForCandidate } from '../../shared/session-store';
+import { ticketLink } from '../../shared/ticket-link';
 import type { Page } from '../page';
 
 export interface ProgressSession {
@@ -100,6 +101,7 @@ const progressPage: Page = (root, { params }) => {
     .then((progress) => {
       if (!live) return;
       const focus = progress.suggested_focus;
+      const linkSession = sessionOfCandidate(candidateId)?.session_id ?? progress.sessions.at(-1)?.session_id ?? '';
       main.replaceChildren(
         h('h1', {}, `Progress of ${progress.candidate_id}`),
         h('section', { class: 'card', 'data-testid': 'suggested-focus' },
@@ -119,7 +121,10 @@ const progressPage: Page = (root, { params }) => {
             ? h('ul', { 'data-testid': 'weak-points' }, progress.weak_points.map((w) =>
                 h('li', { 'data-status': w.status }, w.text, ' — ', h('strong', {}, w.status))))
             : h('p', {}, 'None recorded yet.')),
-        h('p', {}, h('a', { href: `${progressUrl(candidateId)}.html`, 'data-testid': 'progress-printable', target: '_blank', rel: 'noopener' }, 'Printable version'),
+        // Plain links carry no token: a click buys a one-time ticket for one of the
+        // candidate's sessions, which the server turns into a cookie (server/tickets.py).
+        h('p', {}, ticketLink(`${progressUrl(candidateId)}.html`, linkSession, token, { 'data-testid': 'progress-printable' }, 'Printable version'),
+          ' · ', ticketLink(progressUrl(candidateId), linkSession, token, { 'data-testid': 'progress-json' }, 'Export as JSON'),
           ' · ', h('a', { href: '/', 'data-nav': true }, 'Back to the lobby')),
       );
     })
