@@ -225,8 +225,8 @@ async def guarded(coro: Any, fig: Figures) -> Any:
     return None
 
 
-async def run_text(bases: list[str], redis_url: str, sessions: int, questions: int
-                   ) -> dict[str, Any]:
+async def run_text(bases: list[str], redis_url: str, sessions: int, questions: int,
+                   restart: Callable[[], None] | None = None) -> dict[str, Any]:
     fig = Figures()
     sampler = Sampler(bases, redis_url)
     sampler.start()
@@ -240,6 +240,12 @@ async def run_text(bases: list[str], redis_url: str, sessions: int, questions: i
         answered = await asyncio.gather(*(guarded(interview(bases, http, i, questions, fig),
                                                   fig) for i in range(sessions)))
         wall = time.perf_counter() - t0
+        recovery: dict[str, Any] = {}
+        if restart is not None:
+            # Right after the load, every pooled connection has been used: restart Redis
+            # and time how soon this process answers again.
+            probe = await create(http, bases[0], sessions, questions, Figures())
+            recovery = await recover_after_restart(bases[0], probe, restart)
     await sampler.stop()
     done = [a for a in answered if a is not None]
     return {
@@ -252,6 +258,7 @@ async def run_text(bases: list[str], redis_url: str, sessions: int, questions: i
         "post_to_first_question_ms": summary(fig.post_to_first_question_ms),
         "answer_to_feedback_ms": summary(fig.answer_to_feedback_ms),
         "create_session_ms": summary(fig.create_ms),
+        **({"redis_restart": recovery} if restart is not None else {}),
         **sampler.report(),
     }
 
@@ -406,16 +413,19 @@ def main(argv: list[str]) -> int:
                         help="bring up docker-compose.yml (nginx, two app processes) and "
                              "drive it through the proxy")
     parser.add_argument("--redis-restart", action="store_true",
-                        help="idle mode: restart the bench's own Redis after the hold, and "
-                             "report how long until requests and events flow again")
+                        help="restart the bench's own Redis after the load (idle mode: "
+                             "after the hold) and report how long until requests (and "
+                             "events) flow again")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.redis_restart:
-        if not args.idle or args.url or args.compose:
-            parser.error("--redis-restart needs --idle N and the bench's own stack")
+        if args.url or args.compose:
+            parser.error("--redis-restart needs the bench's own stack (no --url, --compose)")
         with restartable_stack(args.processes) as (bases, server):
-            result = asyncio.run(run_idle(bases, server.url, args.idle, args.hold,
-                                          server.restart))
+            result = asyncio.run(
+                run_idle(bases, server.url, args.idle, args.hold, server.restart)
+                if args.idle else run_text(bases, server.url, args.sessions,
+                                           args.questions, server.restart))
         if not args.json:
             print(json.dumps(result, indent=2))
         print(json.dumps(result))

@@ -41,3 +41,13 @@ def test_load_bench_idle_websockets(redis_url: str) -> None:
     assert result["mode"] == "idle" and result["errors"] == 0
     assert result["websockets_open"] == 12 == result["external_event_delivered"]
     assert result["server_ws_open_peak"] == 12
+
+
+@pytest.mark.slow
+def test_load_bench_recovers_from_a_redis_restart_under_load(redis_url: str) -> None:
+    """Redis restarts while sockets are open (its own server, with an append-only file):
+    requests answer again and every open socket gets events again, with no error."""
+    result = bench(redis_url, "--idle", "30", "--hold", "0.5", "--redis-restart")
+    restart = result["redis_restart"]
+    assert restart["recovered_ms"] is not None, restart
+    assert result["errors"] == 0 and result["external_event_delivered"] == 30
