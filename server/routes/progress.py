@@ -182,10 +182,14 @@ def _focus(sessions: list[ProgressSession], weak: list[WeakPoint]) -> Focus:
     score = round(latest[topic] * 100)
     if latest[topic] >= STRONG_SCORE:
         # "Lowest score (95 out of 100)" reads as a weakness: say it is not one.
+        # "scored 100 or more" reads oddly, and "lowest" means nothing when all are full.
+        scored = ("scored 100 in its latest session" if score >= 100 else
+                  f"scored {score} or more in its latest session")
+        which = (f"Try {topic} at a harder level" if score >= 100 else
+                 f"{topic} is the lowest: try it at a harder level")
         return Focus(topic=topic, topic_key=key, points=points,
-                     reason=f"Every topic you were asked about scored {score} or more. "
-                            f"{topic} is the lowest: try it at a harder level, or a topic "
-                            "you have not been asked yet.")
+                     reason=f"Every topic you were asked about {scored}. {which}, or a "
+                            "topic you have not been asked yet.")
     return Focus(topic=topic, topic_key=key, points=points,
                  reason=f"{topic} has your lowest latest score ({score} out of 100).")
 

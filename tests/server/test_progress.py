@@ -163,6 +163,9 @@ def test_suggested_focus_is_the_weakest_latest_topic_and_says_when_none_is_weak(
     strong = _focus([_session("c", {"Databases": 0.95, "Concurrency": 0.85})], [])
     assert strong.topic == "Concurrency"
     assert "scored 85 or more" in strong.reason and "lowest latest" not in strong.reason
+    full = _focus([_session("d", {"Databases": 1.0})], [])
+    assert "scored 100 in" in full.reason and "or more" not in full.reason
+    assert "lowest" not in full.reason and "harder level" in full.reason
     assert _focus([], []).topic is None
 
 
