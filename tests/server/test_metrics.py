@@ -66,3 +66,17 @@ def test_metrics_follow_an_interview(redis_url: str, tmp_path: Path) -> None:
     assert value(after, "process_resident_memory_bytes") > 10 * 2**20
     buckets = [v for n, lab, v in after if n == "viva_answer_feedback_seconds_bucket"]
     assert buckets == sorted(buckets) and buckets[-1] == 1  # cumulative, +Inf = count
+
+
+def test_metrics_want_the_operators_token(redis_url: str, tmp_path: Path) -> None:
+    """Load, errors and session counts are the operator's: no token, a candidate's session
+    token or a malformed one gets 401 in the error envelope, never the figures."""
+    with client(redis_url, tmp_path) as c:
+        s = create_session(c)
+        for headers in ({}, {"Authorization": f"Bearer {s['token']}"},
+                        {"Authorization": "Bearer é".encode()}, {"Authorization": "Basic x"}):
+            r = c.get("/metrics", headers=headers)
+            assert r.status_code == 401, headers
+            assert r.json()["error"]["code"] == "unauthorized"
+            assert "viva_" not in r.text
+        assert c.get("/metrics", headers=METRICS_AUTH).status_code == 200
