@@ -119,6 +119,7 @@ async def judge_code(problem: Problem, language: str, code: str, kind: Submissio
                      inputs=[(t.id, t.input.encode()) for t in tests])
     by_id: dict[str, TestCase] = {t.id: t for t in tests}
     failed_tier: str | None = None
+    reported: set[str] = set()
     events = backend.execute(job)
     try:
         async for event in events:
@@ -132,6 +133,14 @@ async def judge_code(problem: Problem, language: str, code: str, kind: Submissio
                     break
                 continue
             assert isinstance(event, CaseDone)
+            if event.case_id in reported or event.case_id not in by_id:
+                # The sandbox's report is inconsistent: no verdict can be read from it.
+                outcome.verdict = Verdict.IE
+                outcome.error = (f"the sandbox reported case {event.case_id} twice"
+                                 if event.case_id in reported else
+                                 f"the sandbox reported an unknown case {event.case_id!r}")
+                break
+            reported.add(event.case_id)
             test = by_id[event.case_id]
             if failed_tier is not None and test.kind != failed_tier:
                 break  # the failing tier is complete: skip the rest
@@ -143,6 +152,8 @@ async def judge_code(problem: Problem, language: str, code: str, kind: Submissio
             if on_case is not None:
                 await on_case(result)
             if result.verdict != Verdict.AC:
+                if outcome.verdict is None and result.verdict == Verdict.IE:
+                    outcome.error = result.error  # the sandbox's own failure, said once
                 outcome.verdict = outcome.verdict or result.verdict
                 failed_tier = test.kind
                 if result.verdict == Verdict.TLE:
@@ -156,7 +167,14 @@ async def judge_code(problem: Problem, language: str, code: str, kind: Submissio
     outcome.image = backend.image
     outcome.passed = sum(1 for c in outcome.cases if c.verdict == Verdict.AC)
     if outcome.verdict is None and problem.execution != "manual":
-        outcome.verdict = Verdict.AC if outcome.passed == outcome.total else Verdict.IE
+        if outcome.passed == outcome.total:
+            outcome.verdict = Verdict.AC
+        else:  # every reported case passed, but some were never reported
+            missing = [t.id for t in tests if t.id not in reported]
+            outcome.verdict = Verdict.IE
+            outcome.error = (f"the sandbox reported {len(reported)} of {outcome.total} cases; "
+                             f"no result for {', '.join(missing[:5])}"
+                             + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""))
     return outcome
 
 

@@ -226,6 +226,8 @@ class DockerBackend(SandboxBackend):
             security_opt=["no-new-privileges"],
             ulimits=[{"Name": "nofile", "Soft": 256, "Hard": 256}],
             ipc_mode="private", labels={"org.viva.judge": "warm" if warm else "run"},
+            # The results are read back from this log (whatever the engine's default driver).
+            log_config={"type": "json-file", "config": {}},
             detach=True,
         )
 
@@ -260,10 +262,14 @@ class DockerBackend(SandboxBackend):
         stop = threading.Event()
 
         def pump() -> None:
-            # The SDK streams blocking; hand complete lines to the event loop.
+            # The SDK streams blocking; hand complete lines to the event loop. The runner's
+            # stdout is read from the container's log, from its first line and following it
+            # until the container stops: one sequential read. (``attach(logs=True,
+            # stream=True)`` replays the log, then joins the live stream: a line printed
+            # between the two was lost, sent twice or garbled: an IE.)
             buffer = b""
             try:
-                for chunk in container.attach(stdout=True, stderr=False, stream=True, logs=True):
+                for chunk in container.logs(stdout=True, stderr=False, stream=True, follow=True):
                     if stop.is_set():
                         break
                     buffer += chunk
@@ -282,7 +288,7 @@ class DockerBackend(SandboxBackend):
             reader = threading.Thread(target=pump, daemon=True)
             if not warm:
                 await asyncio.to_thread(container.start)
-            # attach(logs=True) replays what was printed before it attached: nothing is lost
+            # Following the log from its start: what was printed before this is read too.
             reader.start()
             deadline = loop.time() + budget / 1000
             while True:
@@ -295,7 +301,11 @@ class DockerBackend(SandboxBackend):
                     break
                 if isinstance(item, Exception):
                     raise SandboxUnavailable(f"lost the judge container's output: {item}")
-                event = json.loads(item)
+                try:
+                    event = json.loads(item)
+                except ValueError:
+                    raise SandboxUnavailable("unreadable output from the judge container: "
+                                             f"{item[:200]!r}") from None
                 if event["event"] == "compile":
                     yield CompileDone(_record(event))
                 else:

@@ -4,13 +4,15 @@ the coding round with a wrong and a correct solution, the report, playback and r
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Playwright, expect
+from playwright.sync_api import Locator, Page, Playwright, WebSocket, expect
 
 from tests.conftest import ROOT
 from tests.web.event_probe import undeclared_reads
@@ -60,6 +62,46 @@ def replace_code(page: Page, code: str, *, paste: bool = False) -> None:
         page.keyboard.insert_text(code)
 
 
+class JudgeResults:
+    """The ``judge_result`` events the page receives on its session socket: when a verdict is
+    not the one expected, the failure says what the judge said (its ``error`` for an IE)."""
+
+    def __init__(self, page: Page):
+        self.events: list[dict[str, Any]] = []
+        page.on("websocket", self._socket)
+
+    def _socket(self, socket: WebSocket) -> None:
+        socket.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):
+            return
+        try:
+            event = json.loads(payload)
+        except ValueError:
+            return
+        if isinstance(event, dict) and event.get("type") == "judge_result":
+            self.events.append(event)
+
+    def describe(self) -> str:
+        if not self.events:
+            return "no judge_result event reached the page"
+        last = self.events[-1]
+        failing = [(c.get("id"), c.get("verdict"), c.get("error"))
+                   for c in last.get("cases", []) if c.get("verdict") != "AC"]
+        return (f"last judge_result: verdict={last.get('verdict')} "
+                f"passed={last.get('passed')}/{last.get('total')} "
+                f"backend={last.get('backend')} error={last.get('error')!r} "
+                f"failing cases={failing[:5]}")
+
+
+def expect_verdict(verdict: Locator, expected: str, results: JudgeResults) -> None:
+    try:
+        expect(verdict).to_have_text(expected, timeout=120_000)
+    except AssertionError as exc:
+        raise AssertionError(f"verdict is not {expected}: {results.describe()}") from exc
+
+
 def reference_solution(problem_id: str) -> str:
     path = ROOT / "bank" / "problems" / problem_id / "solutions" / "reference.py"
     assert path.is_file(), f"the bank's problem {problem_id} has no reference solution at {path}"
@@ -91,6 +133,7 @@ def test_spoken_interview_then_coding_round(
         context = browser.new_context(viewport={"width": 1366, "height": 900},
                                       permissions=["clipboard-read", "clipboard-write"])
         page = context.new_page()
+        judge_results = JudgeResults(page)
         open_app(page, server.url + "/", js_errors)
         page.get_by_test_id("candidate-id").fill("web-e2e")
         page.get_by_test_id("mode-voice").check()
@@ -132,7 +175,7 @@ def test_spoken_interview_then_coding_round(
         replace_code(page, WRONG)
         page.get_by_test_id("submit-code").click()
         verdict = page.get_by_test_id("verdict")
-        expect(verdict).to_have_text("WA", timeout=120_000)
+        expect_verdict(verdict, "WA", judge_results)
         expect(page.locator("[data-testid=case-row][data-verdict=WA]").first).to_be_visible()
         expect(page.get_by_test_id("failing-case")).to_be_visible()
         screenshot(page, "e2e-coding-wrong")
@@ -140,7 +183,7 @@ def test_spoken_interview_then_coding_round(
         # The bank's reference solution: AC, one row per case.
         replace_code(page, reference_solution(problem_id), paste=True)
         page.get_by_test_id("submit-code").click()
-        expect(verdict).to_have_text("AC", timeout=120_000)
+        expect_verdict(verdict, "AC", judge_results)
         passed = page.get_by_test_id("passed-count").inner_text()
         done, total = (int(n) for n in re.findall(r"\d+", passed)[:2])
         assert done == total > 0
