@@ -267,19 +267,27 @@ class DockerBackend(SandboxBackend):
             # until the container stops: one sequential read. (``attach(logs=True,
             # stream=True)`` replays the log, then joins the live stream: a line printed
             # between the two was lost, sent twice or garbled: an IE.)
+            def hand(item: bytes | Exception | None) -> bool:
+                try:
+                    loop.call_soon_threadsafe(lines.put_nowait, item)
+                    return True
+                except RuntimeError:  # the loop closed: nobody reads any more
+                    return False
+
             buffer = b""
             try:
                 for chunk in container.logs(stdout=True, stderr=False, stream=True, follow=True):
                     if stop.is_set():
-                        break
+                        return
                     buffer += chunk
                     while b"\n" in buffer:
                         line, buffer = buffer.split(b"\n", 1)
-                        loop.call_soon_threadsafe(lines.put_nowait, line)
+                        if not hand(line):
+                            return
             except Exception as exc:
                 if not stop.is_set():
-                    loop.call_soon_threadsafe(lines.put_nowait, exc)
-            loop.call_soon_threadsafe(lines.put_nowait, None)
+                    hand(exc)
+            hand(None)
 
         budget = (job.compile_limits.wall_ms if job.compile else 0) + 10_000 + sum(
             job.run_limits.wall_ms + 1000 for _ in job.inputs)
