@@ -418,29 +418,26 @@ def main(argv: list[str]) -> int:
                              "events) flow again")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.redis_restart and (args.url or args.compose):
+        parser.error("--redis-restart needs the bench's own stack (no --url, --compose)")
+    target: contextlib.AbstractContextManager[tuple[list[str], Any]]
     if args.redis_restart:
-        if args.url or args.compose:
-            parser.error("--redis-restart needs the bench's own stack (no --url, --compose)")
-        with restartable_stack(args.processes) as (bases, server):
-            result = asyncio.run(
-                run_idle(bases, server.url, args.idle, args.hold, server.restart)
-                if args.idle else run_text(bases, server.url, args.sessions,
-                                           args.questions, server.restart))
-        if not args.json:
-            print(json.dumps(result, indent=2))
-        print(json.dumps(result))
-        return 0
-    if args.compose:
+        target = restartable_stack(args.processes)
+    elif args.compose:
         from bench.compose_stack import compose_stack
 
         target = compose_stack()
     else:
         target = stack_for(args.url, args.processes)
-    with target as (bases, redis_url):
+    with target as (bases, where):
+        # A restartable stack hands over its Redis server; the others, Redis's URL.
+        redis_url, restart = ((where.url, where.restart) if isinstance(where, LocalRedis)
+                              else (where, None))
         if args.idle:
-            result = asyncio.run(run_idle(bases, redis_url, args.idle, args.hold))
+            result = asyncio.run(run_idle(bases, redis_url, args.idle, args.hold, restart))
         else:
-            result = asyncio.run(run_text(bases, redis_url, args.sessions, args.questions))
+            result = asyncio.run(run_text(bases, redis_url, args.sessions, args.questions,
+                                          restart))
     if not args.json:
         print(json.dumps(result, indent=2))
     print(json.dumps(result))

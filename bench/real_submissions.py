@@ -9,8 +9,9 @@ Layout, under ``tests/data/real_submissions/``:
 - ``labels.tsv``: one row per program: ``file problem language expected known_class note``,
   ``expected`` being the verdict read from the code against the bank's constraints (AC, WA, RE,
   TLE) and ``known_class`` its growth in the problem's ``measure`` parameter;
-- ``SOURCES.md``: a table row per program (repository @ commit, path, licence, author, sha256)
-  and ``LICENSES/`` with each repository's licence text.
+- ``SOURCES.md``: a table row per program (repository @ commit, path, licence, author, sha256);
+  ``LICENSES/`` with each repository's licence text is re-created with the programs (not in
+  git either).
 
 ``load()`` returns the labelled rows after ``validate()`` finds nothing wrong; nothing here
 runs a program.

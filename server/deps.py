@@ -13,7 +13,7 @@ from agents.engine import InterviewEngine
 from server.archived_session import load_archive, stored_token_digest, token_digest
 from server.errors import Forbidden, NotFound, Unauthorized
 from server.settings import Settings
-from server.tickets import cookie_name, link_grant
+from server.tickets import Grant, cookie_name, link_grant
 from store import keys
 
 
@@ -114,13 +114,21 @@ async def access_for(request: Request, session_id: str) -> Access:
     ticket was redeemed into (server/tickets.py). Cookies open nothing that writes: a
     state-changing request always carries the header, so a cross-site form cannot."""
     token = bearer(request)
-    redis: aioredis.Redis = request.app.state.redis
-    if token is None and request.method in ("GET", "HEAD"):
-        grant = await link_grant(redis, request.cookies.get(cookie_name(session_id)),
-                                 session_id)
+    if token is None:
+        grant = await link_cookie_grant(request, session_id)
         if grant is not None:
             return Access(session_id, grant.reviewer)
-    return await check_session_token(redis, request.app.state.settings, session_id, token)
+    return await check_session_token(request.app.state.redis, request.app.state.settings,
+                                     session_id, token)
+
+
+async def link_cookie_grant(request: Request, session_id: str) -> Grant | None:
+    """The grant of ``session_id``'s link cookie, for a page a browser loads by URL (GET or
+    HEAD only: a cookie opens nothing that writes)."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    return await link_grant(request.app.state.redis,
+                            request.cookies.get(cookie_name(session_id)), session_id)
 
 
 def require_reviewer(request: Request) -> Access:

@@ -31,11 +31,11 @@ from server.deps import (
     bearer,
     check_session_token,
     is_reviewer,
+    link_cookie_grant,
 )
 from server.errors import Forbidden, NotFound, Unauthorized
 from server.report_html import no_access_html
 from server.settings import Settings
-from server.tickets import cookie_name, link_grant
 from store import keys
 
 router = APIRouter()
@@ -92,9 +92,9 @@ async def _authorise(request: Request, redis: aioredis.Redis, settings: Settings
     (a ticket redeemed by server/tickets.py). Another candidate's credential matches none
     of them: 403, nothing else said."""
     token = bearer(request)
-    if token is None and request.method in ("GET", "HEAD"):
+    if token is None:
         for sid in session_ids:
-            if await link_grant(redis, request.cookies.get(cookie_name(sid)), sid):
+            if await link_cookie_grant(request, sid):
                 return
     if token is None:
         raise Unauthorized("a bearer token is required (Authorization: Bearer <token>)")
