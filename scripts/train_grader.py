@@ -4,8 +4,11 @@ A development step, not part of ``make test``. Needs the ``train`` extra (torch,
 onnx) and the public data sets as git mirrors or their files:
 
   python scripts/train_grader.py prepare --semeval SEMEVAL_GIT_DIR --saf SAF_GIT_DIR --out DIR
-  python scripts/train_grader.py train --data DIR --base MINILM_DIR --out DIR/run5 --epochs 2 \
-      --peer-references 2 --threads 2
+  python scripts/train_grader.py pairs --stsb STSB_GIT --snli ESNLI_GIT --out DIR/pairs.jsonl
+  python scripts/train_grader.py train --data DIR --pairs DIR/pairs.jsonl --base MINILM_DIR \
+      --out DIR/pre --epochs 1 --batch 32
+  python scripts/train_grader.py train --data DIR --base DIR/pre/best --out DIR/run9 --epochs 2 \
+      --peer-references 2
   python scripts/train_grader.py export --run DIR/run5 --file grader.int8.onnx
   python scripts/train_grader.py calibrate --data DIR --dest agents/grader_model
 
@@ -16,6 +19,10 @@ same idea in other words. (``--hard-negatives`` adds flipped claims and shuffled
 2, which read the bank's points until the bank's combination was fitted on its labelled
 answers.) ``calibrate --authored-model/--derived-model`` can still give each kind of points a
 model of its own.
+
+``pairs`` writes public sentence pairs for a first stage (pre-fine-tuning, ``train --pairs``)
+before the answer data: STS-B (the genres whose text is freely licensed) and SNLI (the gold
+dev and test pairs, the part of SNLI the e-SNLI repository keeps in git).
 
 ``prepare`` writes train/dev/test JSONL: SemEval-2013 Task 7 (SciEntsBank + Beetle, 3-way
 labels, CC BY-SA 3.0) and SAF (English, networking, MIT). Questions of the SemEval
@@ -52,8 +59,8 @@ DEV_SHARE = 0.12
 MAX_LEN = 256
 
 
-def _git_show(git_dir: Path, path: str) -> bytes:
-    return subprocess.run(["git", "--git-dir", str(git_dir), "show", f"HEAD:{path}"],
+def _git_show(git_dir: Path, path: str, rev: str = "HEAD") -> bytes:
+    return subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{rev}:{path}"],
                           check=True, capture_output=True).stdout
 
 
@@ -171,6 +178,70 @@ def _write_public(rows: list[dict[str, Any]], split: str, public: Path,
                  for i, r in enumerate(part)]
         (public / fname).write_text("\n".join(lines) + "\n")
         print(f"public {fname}: {len(lines)}", file=sys.stderr)
+
+
+# STS-B as GLUE ships it (the glue_data folder of a public repository, at the commit that still
+# has the original files). Only the genres whose text is under a free licence: image captions
+# (CC BY-SA), SNLI sentences (track5, CC BY-SA 4.0) and news headlines (European Media Monitor,
+# acknowledged); MSRpar/MSRvid (Microsoft's licence terms), deft (no licence stated) and
+# answers-forums (per-author attribution) are left out. Scores: CC BY-SA 4.0.
+STSB_COMMIT = "0ef7460ee83f01034891e92b4f405d2c14944daf"  # mieseung/Cutoff_with_Attribution
+STSB_FILES = ("glue_data/STS-B/train.tsv", "glue_data/STS-B/dev.tsv")
+STSB_GENRES = ("images", "track5.en-en", "headlines")
+# SNLI's gold-labelled dev and test pairs (CC BY-SA 4.0) as e-SNLI (MIT) keeps them in git.
+SNLI_COMMIT = "7b585a3f077fdea899780eb0473940522ae44a2e"  # OanaMariaCamburu/e-SNLI
+NLI_LABEL = {"entailment": 1.0, "neutral": 0.0, "contradiction": 0.0}
+
+
+def _detokenise(text: str) -> str:
+    """e-SNLI's sentences are tokenised ("brother 's cart ."): put the text back together."""
+    text = re.sub(r" (n't|'s|'re|'ve|'ll|'d|'m)\b", r"\1", _clean(text))
+    return re.sub(r" ([.,;:!?)])", r"\1", re.sub(r"\( ", "(", text))
+
+
+def _stsb(git_dir: Path, rev: str = STSB_COMMIT) -> list[tuple[str, str, float, str]]:
+    out: list[tuple[str, str, float, str]] = []
+    for path in STSB_FILES:
+        text = _git_show(git_dir, path, rev).decode()
+        for line in text.splitlines()[1:]:
+            cols = line.split("\t")
+            if len(cols) >= 10 and cols[2] in STSB_GENRES:
+                out.append((_clean(cols[7]), _clean(cols[8]), float(cols[9]) / 5, "stsb"))
+    return out
+
+
+def _snli(git_dir: Path, rev: str = SNLI_COMMIT) -> list[tuple[str, str, float, str]]:
+    out: list[tuple[str, str, float, str]] = []
+    for part in ("dev", "test"):
+        premises, hypotheses, labels = (
+            _git_show(git_dir, f"dataset/eSNLI/{f}.{part}", rev).decode().splitlines()
+            for f in ("s1", "s2", "labels"))
+        for premise, hypothesis, label in zip(premises, hypotheses, labels, strict=True):
+            if label.strip() in NLI_LABEL:
+                # (what must be stated, what states it): the hypothesis stands where a
+                # reference or a point stands, the premise where the answer does.
+                out.append((_detokenise(hypothesis), _detokenise(premise),
+                            NLI_LABEL[label.strip()], "snli"))
+    return out
+
+
+def sentence_pairs(args: argparse.Namespace) -> None:
+    """Public sentence pairs for the first stage: STS-B (similarity / 5; each pair in a random
+    order, as similarity is symmetric) and SNLI (entailment 1, neutral and contradiction 0),
+    at most ``--nli-limit`` of the latter, drawn with a fixed seed."""
+    rng = random.Random(args.seed)
+    sts = [(b, a, y, s) if rng.random() < 0.5 else (a, b, y, s)
+           for a, b, y, s in _stsb(Path(args.stsb), args.stsb_rev)]
+    nli = _snli(Path(args.snli), args.snli_rev)
+    rng.shuffle(nli)
+    nli = nli[: args.nli_limit]
+    rows = sts + nli
+    rng.shuffle(rows)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(json.dumps({"first": a, "second": b, "label": y, "source": s}) + "\n"
+                           for a, b, y, s in rows))
+    print(f"pairs: {len(sts)} STS-B, {len(nli)} SNLI", file=sys.stderr)
 
 
 def _pairs(rows: list[dict[str, Any]], rng: random.Random, *, augment: bool,
@@ -317,7 +388,13 @@ def train(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     data = Path(args.data)
     train_rows = _read(data / "train.jsonl")
-    train_pairs = _pairs(train_rows, rng, augment=True)
+    if args.pairs:
+        # The first stage: public sentence pairs only (``pairs``); the answers come after it.
+        train_rows = []
+        train_pairs = [(p["first"], p["second"], float(p["label"]))
+                       for p in _read(Path(args.pairs))]
+    else:
+        train_pairs = _pairs(train_rows, rng, augment=True)
     if args.hard_negatives:
         train_pairs += _augment_hard(train_rows, rng)
     if args.peer_references:
@@ -617,7 +694,7 @@ def calibrate(args: argparse.Namespace) -> None:
             items.append((group[0], rng.choice(
                 [other[0]["references"][0]] + [o["answer"] for o in other]), 0.0, True))
     modes = {"derived": True, "authored": False}  # sentence windows: derived only
-    inputs: dict[str, list[tuple[Any, ...]]] = {m: [] for m in modes}
+    inputs: dict[str, list[tuple[float, list[float], Any, list[float]]]] = {m: [] for m in modes}
     relevance: dict[str, list[float]] = {m: [] for m in modes}
     labels, rubric = [], []
     for row, answer, label, _ in items:
@@ -787,6 +864,17 @@ def main(argv: list[str]) -> int:
                    help="points cut from multi-point references against whole answers")
     t.add_argument("--hard-negatives", action="store_true",
                    help="add flipped claims, shuffled keywords and spoken fillers")
+    t.add_argument("--pairs", help="train on these sentence pairs (``pairs``) instead of the "
+                                   "answers: the pre-fine-tuning stage")
+    s = sub.add_parser("pairs")
+    s.add_argument("--stsb", required=True,
+                   help="git dir of mieseung/Cutoff_with_Attribution (STS-B as GLUE ships it)")
+    s.add_argument("--snli", required=True, help="git dir of OanaMariaCamburu/e-SNLI")
+    s.add_argument("--out", required=True)
+    s.add_argument("--stsb-rev", default=STSB_COMMIT)
+    s.add_argument("--snli-rev", default=SNLI_COMMIT)
+    s.add_argument("--nli-limit", type=int, default=20000)
+    s.add_argument("--seed", type=int, default=13)
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)
     e.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
@@ -801,8 +889,8 @@ def main(argv: list[str]) -> int:
     f.add_argument("--data", required=True)
     f.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
     args = parser.parse_args(argv)
-    {"prepare": prepare, "train": train, "export": export, "calibrate": calibrate,
-     "fluency": fluency}[args.cmd](args)
+    {"prepare": prepare, "pairs": sentence_pairs, "train": train, "export": export,
+     "calibrate": calibrate, "fluency": fluency}[args.cmd](args)
     return 0
 
 

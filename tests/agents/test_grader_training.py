@@ -111,3 +111,70 @@ def test_feature_selection_leaves_out_a_feature_that_only_fits_its_own_questions
     # The informative column alone is never left out.
     kept, _ = train_grader._select_features(x[:, :2], y, groups, scored, [0, 1])
     assert kept == [0, 1]
+
+
+def _git_repo(root: Path, files: dict[str, str]) -> Path:
+    """A git repository holding ``files`` in one commit (the mirrors are read with git show)."""
+    import subprocess
+
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"}
+    for cmd in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "data"]):
+        subprocess.run(["git", "-C", str(root), *cmd], check=True, env=env)
+    return root / ".git"
+
+
+STSB_HEADER = "\t".join(["index", "genre", "filename", "year", "old_index", "source1", "source2",
+                         "sentence1", "sentence2", "score"])
+
+
+def _sts_line(i: int, genre: str, a: str, b: str, score: float) -> str:
+    return f"{i}\tmain\t{genre}\t2012\t{i:04d}\tnone\tnone\t{a}\t{b}\t{score:.3f}"
+
+
+def test_sentence_pairs_keep_free_sts_genres_and_read_nli_as_entailment(tmp_path: Path) -> None:
+    """The pre-fine-tuning pairs: STS-B only in the genres whose text is freely licensed,
+    scores / 5; SNLI with the hypothesis first (where a reference or point stands) and the
+    premise second (where the answer stands), entailment 1, neutral and contradiction 0,
+    pairs without a gold label dropped, and e-SNLI's tokenised text put back together."""
+    sts = _git_repo(tmp_path / "sts", {
+        "glue_data/STS-B/train.tsv": "\n".join([
+            STSB_HEADER,
+            _sts_line(0, "images", "A dog runs.", "A dog is running.", 4.5),
+            _sts_line(1, "MSRpar", "Licensed text.", "Other licensed text.", 2.0),
+            _sts_line(2, "headlines", "Markets fall.", "Stocks drop.", 3.0)]) + "\n",
+        "glue_data/STS-B/dev.tsv": "\n".join([
+            STSB_HEADER, _sts_line(0, "answers-forums", "A forum post.", "Another.", 1.0),
+            _sts_line(1, "track5.en-en", "A man sits.", "A man stands.", 1.0)]) + "\n"})
+    nli = _git_repo(tmp_path / "nli", {
+        **{f"dataset/eSNLI/s1.{part}": "A boy is in his brother 's cart .\nTwo dogs play .\n"
+           "A cat sleeps .\n" for part in ("dev", "test")},
+        **{f"dataset/eSNLI/s2.{part}": "A child is in a cart .\nCats play .\nAn animal rests .\n"
+           for part in ("dev", "test")},
+        "dataset/eSNLI/labels.dev": "entailment\ncontradiction\n-\n",
+        "dataset/eSNLI/labels.test": "neutral\nentailment\nentailment\n"})
+
+    rows = train_grader._stsb(sts, "HEAD")
+    assert sorted((a, b, y) for a, b, y, _ in rows) == [
+        ("A dog runs.", "A dog is running.", 0.9), ("A man sits.", "A man stands.", 0.2),
+        ("Markets fall.", "Stocks drop.", 0.6)]
+    pairs = train_grader._snli(nli, "HEAD")
+    assert [(a, b, y) for a, b, y, _ in pairs] == [
+        ("A child is in a cart.", "A boy is in his brother's cart.", 1.0),
+        ("Cats play.", "Two dogs play.", 0.0),
+        ("A child is in a cart.", "A boy is in his brother's cart.", 0.0),
+        ("Cats play.", "Two dogs play.", 1.0), ("An animal rests.", "A cat sleeps.", 1.0)]
+
+    out = tmp_path / "pairs.jsonl"
+    args = train_grader.argparse.Namespace(stsb=str(sts), snli=str(nli), stsb_rev="HEAD",
+                                           snli_rev="HEAD", nli_limit=2, seed=1, out=str(out))
+    train_grader.sentence_pairs(args)
+    written = train_grader._read(out)
+    assert len(written) == 3 + 2  # every free STS-B pair, at most --nli-limit SNLI pairs
+    assert {r["source"] for r in written} == {"stsb", "snli"}
+    assert all(0.0 <= r["label"] <= 1.0 and r["first"] and r["second"] for r in written)
+    train_grader.sentence_pairs(args)
+    assert train_grader._read(out) == written, "the draw is fixed by --seed"
