@@ -23,12 +23,16 @@ LOG_CONTAINERS = frozenset({"heap", "tree_map", "tree_set"})
 EXPONENT_BOUNDS = ((0.3, "1"), (1.45, "n"), (2.5, "n^2"), (3.5, "n^3"))
 
 
-# A logarithmic step in the code's text: a bit-indexed tree, halving, a binary search, an
-# ordered container or heap (the parser's facts add sorting and halving recursion).
+# A logarithmic step in the code's text: a bit-indexed tree, halving, a binary search (a
+# library one, or a hand-written one's midpoint: `(lo + hi) // 2`, `l + (r - l) / 2`,
+# `(l + r) >> 1`, as in a segment tree or merge sort too), an ordered container or heap (the
+# parser's facts add sorting and halving recursion).
 _LOG_STEP = re.compile(
     r"&\s*-\s*\w|>>=\s*1|//=\s*2|/=\s*2\b|\*=\s*2\b|<<=\s*1|\b1\s*<<\s*\w|bit_length"
     r"|bisect|lower_bound|upper_bound|binarySearch|sort\.Search|heapq|PriorityQueue"
-    r"|priority_queue|TreeMap|TreeSet|std::set|std::map|\bset<|\bmap<|container/heap")
+    r"|priority_queue|TreeMap|TreeSet|std::set|std::map|\bset<|\bmap<|container/heap"
+    r"|\(\s*[A-Za-z_]\w*\s*\+\s*[A-Za-z_]\w*\s*\)\s*(?://?\s*2|>>\s*1)\b"
+    r"|\b[A-Za-z_]\w*\s*\+\s*\(\s*[A-Za-z_]\w*\s*-\s*[A-Za-z_]\w*\s*\)\s*(?://?\s*2|>>\s*1)\b")
 
 
 def has_log_factor(code: str, facts: CodeFacts) -> bool:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from agents.code_reading import read_code
 from agents.coding_score import CODING_WEIGHT, coding_score, correctness, overall_score
-from agents.coding_talk import growth_words, measured_class
+from agents.coding_talk import growth_words, has_log_factor, measured_class
 from agents.engine import InterviewEngine
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import load_question_bank
@@ -109,6 +110,40 @@ async def test_after_acceptance_talk_is_about_complexity_not_submitting(aredis: 
     (1.93, False, "n^2"), (2.9, False, "n^3"), (4.0, False, "2^n")])
 def test_measured_class(exponent: float, log_factor: bool, klass: str) -> None:
     assert measured_class(exponent, log_factor) == klass
+
+
+_TAILS = """n = int(input())
+a = list(map(int, input().split()))
+d = [a[0]]
+for x in a[1:]:
+    if x > d[-1]:
+        d.append(x)
+        continue
+    lo, hi = 0, len(d) - 1
+    while lo < hi:
+        {mid}
+        if d[m] < x:
+            lo = m + 1
+        else:
+            hi = m
+    d[lo] = x
+print(len(d))
+"""
+
+
+@pytest.mark.parametrize(("language", "code", "log"), [
+    # A hand-written binary search (no bisect, no sort): its midpoint is the log step.
+    ("python", _TAILS.format(mid="m = (lo + hi) // 2"), True),
+    ("python", _TAILS.format(mid="m = lo + (hi - lo) // 2"), True),
+    ("cpp", "int main(){int l=0,r=n;while(l<r){int m=(l+r)>>1;if(a[m]<x)l=m+1;else r=m;}}",
+     True),
+    ("java", "int mid = lo + (hi - lo) / 2;", True),
+    # Halving a sum of a variable and a number is arithmetic, not a search.
+    ("python", "n = int(input())\nprint(n * (n + 1) // 2)\n", False),
+    ("cpp", "long long s=0; for(int i=0;i<n;i++){s+=a[i];} cout<<(s+1)/2;", False),
+])
+def test_a_log_factor_is_read_from_the_code(language: str, code: str, log: bool) -> None:
+    assert has_log_factor(code, read_code(code, language)) is log
 
 
 def test_growth_words() -> None:
