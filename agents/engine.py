@@ -9,6 +9,8 @@ that a killed process left unevaluated.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -108,6 +110,8 @@ def plan_topics(role: str, resume_topics: list[str], weak_topics: list[str],
     return ordered
 
 
+log = logging.getLogger(__name__)
+
 PREPARED_KEEP = 64  # answers graded ahead, per process
 
 
@@ -141,8 +145,11 @@ class InterviewEngine:
         self.knowledge = KnowledgeAgent(bank)
         self.evaluator = EvaluateAgent(provider, bank=bank)
         self.feedback_agent = FeedbackAgent(provider)
-        # Answers graded and worded ahead (prepare_answer), for the answer that follows.
-        self._prepared: OrderedDict[tuple[str, str, str], _Judgement] = OrderedDict()
+        # Answers being graded and worded ahead (prepare_answer), for the answer that
+        # follows. A task, not a result: an answer that arrives while its grading is still
+        # running waits for it instead of grading the same words a second time.
+        self._prepared: OrderedDict[tuple[str, str, str], asyncio.Task[_Judgement]] = \
+            OrderedDict()
 
     # ---- lifecycle -------------------------------------------------------------------
 
@@ -410,7 +417,7 @@ class InterviewEngine:
         if turn.phase == Phase.coding:
             return await self._coding_talk(session_id, turn.turn_id)
         after_seq = await self.events.last_seq(session_id)
-        judged = self._prepared.pop((session_id, turn.turn_id, turn.answer), None)
+        judged = await self._take_prepared((session_id, turn.turn_id, turn.answer))
         if judged is None:
             judged = await self._judge(state, turn, turn.answer, budget_ends_s)
         evaluation, fb, reviews = judged.evaluation, judged.feedback, judged.reviews
@@ -506,14 +513,35 @@ class InterviewEngine:
                 or state.phase in (Phase.init, Phase.final_feedback, Phase.ended)):
             return []
         key = (session_id, turn.turn_id, text)
-        judged = self._prepared.get(key)
-        if judged is None:
-            judged = await self._judge(state, turn, text,
-                                       time.monotonic() + TURN_MODEL_BUDGET_S)
-            self._prepared[key] = judged
+        task = self._prepared.get(key)
+        if task is None:
+            task = asyncio.create_task(
+                self._judge(state, turn, text, time.monotonic() + TURN_MODEL_BUDGET_S),
+                name="engine-prepare")
+            # A grading nobody waits for any more must not leave an unread exception.
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            self._prepared[key] = task
             while len(self._prepared) > PREPARED_KEEP:
-                self._prepared.popitem(last=False)
+                self._prepared.popitem(last=False)[1].cancel()
+        # Shielded: the voice session drops a preparation when speech resumes, but the
+        # grading may still serve the answer (the same words after a cough).
+        judged = await asyncio.shield(task)
         return [judged.feedback.text]
+
+    async def _take_prepared(self, key: tuple[str, str, str]) -> _Judgement | None:
+        """The judgement prepared for exactly this answer, waiting for it if it is still
+        being made; None when there is none or it failed (the caller grades afresh)."""
+        task = self._prepared.pop(key, None)
+        if task is None:
+            return None
+        await asyncio.wait({task})
+        if task.cancelled():
+            return None
+        if task.exception() is not None:
+            log.warning("a prepared grading failed; grading the answer again",
+                        exc_info=task.exception())
+            return None
+        return task.result()
 
     async def amend_answer(self, session_id: str, turn_id: str, text: str, *,
                            hold_phase_change: bool = False) -> StepResult:

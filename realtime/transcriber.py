@@ -329,6 +329,23 @@ class StreamingTranscriber:
         signal.task.add_done_callback(judge)
         speculation.task.add_done_callback(show)
 
+    async def final_text_at(self, turn: int, pause: int) -> str | None:
+        """The final transcript the turn gets if it ends at ``pause``: the same words
+        ``_finish`` would hand on, from the accurate decode of the pause (not the quick one
+        the verdict read), so a reply prepared from them is the one the answer needs.
+        None when that pause is over (speech resumed) or the turn is not this one."""
+        current = self._turn
+        if (current is None or current.number != turn or current.speculation is None
+                or current.speculation_pause != pause):
+            return None
+        pieces = [*current.segments, current.speculation]
+        # wait() leaves the decodes running if this caller is cancelled: they are the turn's.
+        await asyncio.wait({piece.task for piece in pieces})
+        if current.speculation is not pieces[-1] and not current.closed:
+            return None  # the candidate went on while it decoded
+        texts = [r.text for piece in pieces if (r := piece.result()) is not None]
+        return keep_agreed_words(current.agreed, join_segments(texts)) or None
+
     async def _resolve_when_decoded(self, turn: _Turn, pause: int, last: _Segment) -> None:
         for segment in list(turn.segments):
             with contextlib.suppress(Exception, asyncio.CancelledError):

@@ -274,21 +274,24 @@ class VoiceSession:
         task.add_done_callback(self._verdicts.discard)
 
     def _maybe_prepare(self, judged: JudgedPause) -> None:
-        """While an unsure pause may still end the turn, prepare the reply: the engine
-        grades and words it (its result kept for the real answer) and the first sentence
-        is synthesized. A sure verdict ends the turn at once and a held floor does not end
-        soon: neither is worth the work."""
+        """While a pause may end the turn, prepare the reply: once the accurate decode of the
+        pause is in, the engine grades and words the answer those words would be (its
+        result kept for the real answer) and the first sentence is synthesized. A sure
+        verdict is prepared too: its turn ends within the short window, and the reply is
+        then ready instead of starting when the window closes. A held floor does not end
+        soon, and talk while coding is not graded: neither is worth the work."""
         v = judged.verdict
         if (self._on_prepare is None or self._phase == "coding" or not judged.text
-                or v.finished or v.holds_floor
-                or self._turns.amends(judged.turn) is not None):
+                or v.holds_floor or self._turns.amends(judged.turn) is not None):
             return
         self._drop_prepared()
-        text = judged.text
         turn_id = self._context_turn_id or self._spoken_turn_id or ""
 
         async def prepare() -> None:
             assert self._on_prepare is not None
+            text = await self._transcriber.final_text_at(judged.turn, judged.pause)
+            if text is None:
+                return  # the pause is over: nothing to prepare for
             texts = await self._on_prepare(text, turn_id)
             await self._speaker.prepare(texts)
             self.prepared += 1

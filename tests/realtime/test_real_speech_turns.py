@@ -26,6 +26,7 @@ pytestmark = pytest.mark.slow
 REPLY = ["Thank you, that covers the first part of the idea quite well. "
          "Next question: what is a B-tree?"]
 PAUSED = {c.name: c for c in load_speech_set(REPO_SET / "paused")}
+PLAIN = {c.name: c for c in load_speech_set(REPO_SET / "plain")}
 
 
 def pcm_of(clip: SpeechClip) -> np.ndarray:
@@ -208,3 +209,67 @@ async def test_a_reply_prepared_in_a_pause_is_dropped_when_speech_resumes(servic
     assert dropped and dropped[0] == prepared[0]
     assert len(normalize_words(prepared[0])) < len(normalize_words(interview.answers[0][0]))
     assert len(interview.answers) == 1 and interview.amended == []
+
+
+async def test_a_sure_end_is_prepared_from_the_words_of_the_final_transcript(
+        services, closing) -> None:
+    """A sure verdict's reply is prepared while its short window runs, from the accurate
+    decode (the words the answer will have), so it is ready when the turn ends."""
+    clip = PLAIN["arctic_a0009.wav"]  # "He turned sharply, and faced Gregson across the table."
+    sure = TurnTakingSettings(finished_p=0.0, unsure_p=0.0)  # every fused verdict is sure
+    prepared: list[str] = []
+
+    async def on_prepare(text: str, turn_id: str) -> list[str]:
+        prepared.append(text)
+        return REPLY
+
+    outbox, interview = RecordingOutbox(), Interview()
+    session = VoiceSession(services=services, outbox=outbox, on_final=interview.on_final,
+                           on_amend=interview.on_amend, on_prepare=on_prepare,
+                           turn_taking=sure)
+    closing.append(session)
+    await session.configure(16000, "pcm_s16le")
+    session.set_context(phase="initial", question_text="Tell me about it.", key_terms=[],
+                        turn_id="q-1")
+    await stream(session, room(0.3))
+    await stream(session, pcm_of(clip))
+    await stream(session, room(2.0))
+    await outbox.wait_for("tts_start", timeout_s=15)
+    assert len(interview.answers) == 1
+    assert prepared and prepared[-1] == interview.answers[0][0]
+    assert session.prepared >= 1
+
+
+async def test_a_session_closes_at_once_while_an_answer_is_being_graded(services) -> None:
+    """Closing (the candidate left) while the engine still grades the answer and a reply is
+    being prepared: every stage ends promptly, none is left pending."""
+    clip = PLAIN["arctic_a0009.wav"]
+    grading = asyncio.Event()
+
+    async def on_final(text: str, turn_id: str) -> list[str]:
+        grading.set()
+        await asyncio.sleep(60)  # a grading that takes far too long
+        return REPLY
+
+    async def on_prepare(text: str, turn_id: str) -> list[str]:
+        await asyncio.sleep(60)
+        return REPLY
+
+    interview = Interview()
+    session = VoiceSession(services=services, outbox=RecordingOutbox(), on_final=on_final,
+                           on_amend=interview.on_amend, on_prepare=on_prepare,
+                           turn_taking=TurnTakingSettings(finished_p=0.0, unsure_p=0.0))
+    await session.configure(16000, "pcm_s16le")
+    session.set_context(phase="initial", question_text="Tell me about it.", key_terms=[],
+                        turn_id="q-1")
+    await stream(session, room(0.3))
+    await stream(session, pcm_of(clip))
+    await stream(session, room(1.5))
+    await asyncio.wait_for(grading.wait(), timeout=15)
+    started = time.monotonic()
+    await asyncio.wait_for(session.aclose(), timeout=5)
+    assert time.monotonic() - started < 2
+    pending = [t for t in asyncio.all_tasks()
+               if t is not asyncio.current_task() and not t.done()
+               and (t.get_name().startswith("voice") or "VoiceSession" in repr(t.get_coro()))]
+    assert pending == []
