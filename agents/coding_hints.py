@@ -31,6 +31,10 @@ _REQUEST = re.compile(
 # The whole sentence is the request: "Hint?", "A hint, please.", "Any hints?", "Hints please".
 _BARE = re.compile(r"^\W*(?:(?:a|an|another|any|one\s+more|some)\s+)?(?:small\s+|little\s+)?"
                    + _NOUN + r"(?:\s*,?\s*please)?\W*$", re.IGNORECASE)
+# Ends in "a hint, please": the request even when the recognizer lost its first words
+# ("[Can] I get a hint, please?" heard as "I get a hint, please.").
+_PLEASE = re.compile(r"\b(?:an?|another|any|some|one\s+more)\s+(?:small\s+|little\s+)?"
+                     + _NOUN + r"\s*,?\s*please\W*$", re.IGNORECASE)
 # "could you hint at what I am missing?"
 _HINT_VERB = re.compile(r"\b(?:can|could|would)\s+you\s+(?:please\s+)?hint\b", re.IGNORECASE)
 _HELP = re.compile(
@@ -56,7 +60,8 @@ def asks_for_hint(text: str) -> bool:
     for sentence in _SENTENCES.split(text.strip()):
         if not sentence or _REFUSAL.search(sentence):
             continue
-        if (_REQUEST.search(sentence) or _BARE.search(sentence) or _HINT_VERB.search(sentence)
+        if (_REQUEST.search(sentence) or _BARE.search(sentence) or _PLEASE.search(sentence)
+                or _HINT_VERB.search(sentence)
                 or _HELP.search(sentence) or _STUCK.search(sentence)):
             return True
     return False

@@ -34,6 +34,7 @@ from bench.local_stack import app_server, private_redis
 from bench.stats import percentile
 
 FRAME_S = 0.02
+MAX_CATCH_UP_S = 0.1  # a microphone this far behind its schedule skips ahead, no burst
 FRAME_SAMPLES = int(STT_RATE * FRAME_S)
 SILENCE = np.zeros(FRAME_SAMPLES, dtype="<i2").tobytes()
 RATINGS = {"algorithms": 3, "engineering": 3, "projects": 3}
@@ -102,6 +103,12 @@ class LiveMicrophone:
                                  time.monotonic() - tail_samples / STT_RATE))
                 done = None
             delay = start + self.sent_frames * FRAME_S - time.monotonic()
+            if delay < -MAX_CATCH_UP_S:
+                # This process stalled (a model loading, the GIL): go on in real time from
+                # here instead of sending the missed frames in a burst, which the server
+                # rightly refuses as faster than real time (dropping the speech in it).
+                start -= delay
+                delay = 0.0
             await asyncio.sleep(max(0.0, delay))
 
 
@@ -118,11 +125,12 @@ class VoiceClient:
         self.session: dict[str, Any] = {}
 
     async def open(self, *, max_questions: int = 12, sample_rate: int = STT_RATE,
-                   mic: bool = True, noise_rms: float = 0.0) -> None:
+                   mic: bool = True, noise_rms: float = 0.0,
+                   rounds: tuple[str, ...] = ("concepts",)) -> None:
         async with httpx.AsyncClient(base_url=self.base_url, timeout=30) as http:
             r = await http.post("/api/sessions", json={
                 "candidate_id": f"bench-{os.getpid()}-{id(self)}", "role": "backend engineer",
-                "mode": "voice", "self_ratings": RATINGS, "rounds": ["concepts"],
+                "mode": "voice", "self_ratings": RATINGS, "rounds": list(rounds),
                 "max_questions": max_questions})
             r.raise_for_status()
             self.session = r.json()

@@ -10,7 +10,8 @@ import os
 import sys
 from pathlib import Path
 
-BENCHES = ("voice", "stt", "judge", "load", "grading", "turns", "code_reading", "coding")
+BENCHES = ("voice", "stt", "judge", "load", "grading", "turns", "code_reading", "coding",
+           "coding_voice")
 
 
 def _serve(args: argparse.Namespace) -> int:

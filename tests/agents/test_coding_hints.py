@@ -68,6 +68,7 @@ async def coding_session(aredis: Any, rounds: list[Round] | None = None,
     "I don't know, can I get a hint?", "Can you help me?", "I need some help",
     "I don't know where to start", "Can I have another clue?", "One more hint?",
     "Um, can I get a hint, please?", "I think I'm stuck. Could you give me a hint?",
+    "I get a hint, please.", "Maybe just a small hint, please?",
 ])
 def test_a_request_for_a_hint_is_heard(text: str) -> None:
     assert asks_for_hint(text)
@@ -83,7 +84,7 @@ def test_a_request_for_a_hint_is_heard(text: str) -> None:
     "I want to try without hints.", "I'd like to hint that the answer is linear",
     "The tip of the stack is the last opener.", "I need a pointer to the head",
     "I don't want any hints", "Do you want a hint?", "I hope I don't get stuck",
-    "Let me think about it.",
+    "Let me think about it.", "Thanks for the hint, please continue.",
 ])
 def test_other_talk_is_not_a_request(text: str) -> None:
     assert not asks_for_hint(text)
