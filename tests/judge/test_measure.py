@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import AsyncIterator, Callable
 from typing import get_args
 
 import pytest
@@ -9,8 +11,9 @@ import pytest
 from agents.code_reading import read_code
 from agents.coding_talk import has_log_factor, measured_class
 from agents.complexity import CLASSES
-from judge.backends.base import SandboxBackend
-from judge.measure import fit, ladder
+from judge.backends.base import BackendStatus, CaseDone, CompileDone, SandboxBackend, SandboxJob
+from judge.measure import ENOUGH_SIGNAL_MS, REPEATS, fit, ladder, measure
+from judge.models import RunRecord
 from judge.problems import ComplexityClass, ProblemRegistry
 
 
@@ -79,3 +82,80 @@ def test_a_solution_of_its_own_class_names_a_file_the_bank_has(
             role = problem.measure.naive if name.startswith("naive") else \
                 problem.measure.reference
             assert klass != role, (pid, name)
+
+
+class Scripted(SandboxBackend):
+    """A sandbox whose runs take ``cpu(n, k)`` ms: n the case's size, k its k-th run."""
+
+    name = "scripted"
+
+    def __init__(self, cpu: Callable[[int, int], float]) -> None:
+        self.cpu = cpu
+        self.runs: list[int] = []  # every n run, in order
+
+    async def status(self) -> BackendStatus:
+        return BackendStatus(self.name, True)
+
+    async def execute(self, job: SandboxJob) -> AsyncIterator[CompileDone | CaseDone]:
+        yield CompileDone(RunRecord(exit_code=0, wall_ms=400))
+        for case_id, _ in job.inputs:
+            n = int(case_id.split("#")[0])
+            ms = int(self.cpu(n, self.runs.count(n)))
+            self.runs.append(n)
+            yield CaseDone(case_id, RunRecord(exit_code=0, cpu_ms=ms, wall_ms=ms + 3))
+
+
+STARTUP_MS = 9  # a C++ program's start in bubblewrap
+
+
+def fast(per_n: Callable[[int], float], spike_ms: int = 0) -> Callable[[int, int], float]:
+    """A fast solution: the startup plus its own work, whose first run at each size from 50k
+    up loses ``spike_ms`` to another process (noise only ever adds time)."""
+    return lambda n, k: STARTUP_MS + per_n(n) + (spike_ms if k == 0 and n >= 50_000 else 0)
+
+
+LINEAR = "n = int(input())\nprint(len(set(map(int, input().split()))))\n"
+SORTING = "n = int(input())\nprint(len(set(sorted(map(int, input().split())))))\n"
+
+
+@pytest.mark.parametrize(("per_n", "code", "klass"), [
+    (lambda n: n * 1.5e-4, LINEAR, "n"),  # 30 ms of work at the largest input (200k)
+    (lambda n: n * math.log2(n) * 9e-6, SORTING, "n log n"),  # 32 ms there
+])
+async def test_a_fast_solution_with_noisy_first_runs_gets_its_class(
+        registry: ProblemRegistry, per_n: Callable[[int], float], code: str,
+        klass: str) -> None:
+    problem = registry.get("max-subarray-sum")
+    assert problem is not None and problem.measure is not None
+    backend = Scripted(fast(per_n, spike_ms=20))
+    measured = await measure(problem, "python", code, backend)
+    assert measured.status == "measured" and measured.exponent is not None, measured
+    assert measured_class(measured.exponent, has_log_factor(code, read_code(code, "python"))) \
+        == klass, measured
+    largest = problem.measure.generate["n"]
+    # The largest ladder sizes ran again: the spikes of their first runs are gone.
+    assert backend.runs.count(largest) == REPEATS
+    assert dict(measured.points)[largest] == int(fast(per_n)(largest, 1))
+    # Past the largest input only until the signal is clear: 2x stands 60+ ms above the
+    # startup, 4x past ENOUGH_SIGNAL_MS, and 8x never runs.
+    past = sorted({n for n in backend.runs if n > largest})
+    assert past == [2 * largest, 4 * largest], past
+    assert dict(measured.points)[4 * largest] - STARTUP_MS >= ENOUGH_SIGNAL_MS
+
+
+async def test_a_hash_table_outgrowing_the_caches_is_not_timed_into_n_squared(
+        registry: ProblemRegistry) -> None:
+    # A linear solution that costs 3x per doubling once its table passes 250k entries
+    # (cache misses, as a std::unordered_map did); 2x the largest input already stands
+    # ENOUGH_SIGNAL_MS clear, so 4x and 8x, deep in that regime, never run.
+    problem = registry.get("max-subarray-sum")
+    assert problem is not None
+
+    def per_n(n: int) -> float:
+        return n * 2.5e-4 * 1.5 ** max(0.0, math.log2(n / 250_000))
+
+    backend = Scripted(fast(per_n))
+    measured = await measure(problem, "python", LINEAR, backend)
+    assert measured.exponent is not None, measured
+    assert measured_class(measured.exponent, False) == "n", measured
+    assert max(backend.runs) == 400_000 and backend.runs.count(400_000) == REPEATS
