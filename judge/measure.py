@@ -14,7 +14,8 @@ carries on in the same job (one compile: a C++ one is 1.5-2.5 s of the budget): 
 smallest and the largest ``REPEAT_TOP`` sizes run again, so each
 counts its least CPU time of ``REPEATS`` runs (scheduling noise on a shared machine only ever
 adds time), and then 2, 4 and 8 times the largest n, ``REPEATS`` runs each, while the budget
-lasts and only until one stands ``ENOUGH_SIGNAL_MS`` clear of the startup. Going further
+lasts and only until one stands ``ENOUGH_SIGNAL_MS`` clear of the startup (the largest n
+itself may: then nothing runs past it). Going further
 would not sharpen the slope but bend it: a hash table or tree that outgrows the CPU caches
 costs more per element at every doubling (a std::set or unordered_map solution grew 2.5-3x
 per doubling from 200k to 800k elements, against 2x below), which read as n^2. It runs
@@ -46,7 +47,7 @@ BUDGET_MS = 4500  # the goal is 5 s at p95: a margin for a run slower than its e
 MIN_RUNS_MS = 1000
 STOP_MS = 1200  # a run this slow is enough: the next (twice the n) would cost 2-8x more
 STEPS = 12  # n / 2**12 .. n: a quadratic one gets a few sizes under STOP_MS too
-MIN_SIGNAL_MS = 10  # a time this close to the startup time is noise, not growth
+MIN_SIGNAL_MS = 15  # a time this close to the startup time is noise, not growth
 FIT_POINTS = 4
 EXTEND_BELOW_MS = 250  # a largest run this far above the startup is clear of the noise
 REPEATS = 3  # a fast solution's fitted sizes: the least CPU time of this many runs counts
@@ -245,8 +246,8 @@ class _Runs:
                      ladder_runs: int) -> str | None:
         """The job's runs in order, stopping before one that would break the budget (a slow
         compile earns the runs ``MIN_RUNS_MS``); after the first ``ladder_runs`` (one per
-        size, smallest first) when the largest stands clear of the noise; and, past the
-        ladder's largest n, after the last run of a size that stands ``ENOUGH_SIGNAL_MS``
+        size, smallest first) when the largest stands clear of the noise; and, from the
+        ladder's largest n on, after the last run of a size that stands ``ENOUGH_SIGNAL_MS``
         clear of the startup."""
         order = [int(case_id.split("#")[0]) for case_id, _ in job.inputs]
         largest = order[ladder_runs - 1]
@@ -266,7 +267,7 @@ class _Runs:
                 break
             if done == ladder_runs and self.clear_of_noise():
                 break
-            if (n > largest and following != n
+            if (n >= largest and n not in order[done:]
                     and self.cpu[n] - self.startup() >= ENOUGH_SIGNAL_MS):
                 break
             if self.spent + self._next_ms(n, following) > self.budget_ms:

@@ -107,7 +107,7 @@ async def test_after_acceptance_talk_is_about_complexity_not_submitting(aredis: 
 
 @pytest.mark.parametrize(("exponent", "log_factor", "klass"), [
     (0.1, False, "1"), (0.75, False, "n"), (1.05, True, "n log n"), (1.3, False, "n"),
-    (1.3, True, "n log n"),
+    (1.3, True, "n log n"), (1.55, True, "n log n"), (1.55, False, "n"), (1.68, False, "n^2"),
     (1.93, False, "n^2"), (2.9, False, "n^3"), (4.0, False, "2^n")])
 def test_measured_class(exponent: float, log_factor: bool, klass: str) -> None:
     assert measured_class(exponent, log_factor) == klass

@@ -159,3 +159,22 @@ async def test_a_hash_table_outgrowing_the_caches_is_not_timed_into_n_squared(
     assert measured.exponent is not None, measured
     assert measured_class(measured.exponent, False) == "n", measured
     assert max(backend.runs) == 400_000 and backend.runs.count(400_000) == REPEATS
+
+
+async def test_a_solution_clear_of_the_noise_at_its_largest_input_stops_there(
+        registry: ProblemRegistry) -> None:
+    # 150 ms of work at the largest input (200k): short of EXTEND_BELOW_MS in one run, so the
+    # largest sizes run again, but past ENOUGH_SIGNAL_MS: nothing runs past 200k, where this
+    # std::set-like solution would cost 3.5x per doubling.
+    problem = registry.get("max-subarray-sum")
+    assert problem is not None and problem.measure is not None
+    largest = problem.measure.generate["n"]
+
+    def per_n(n: int) -> float:
+        return 150 * n / largest * (1.75 ** math.log2(n / largest) if n > largest else 1)
+
+    backend = Scripted(fast(per_n))
+    measured = await measure(problem, "python", SORTING, backend)
+    assert max(backend.runs) == largest and backend.runs.count(largest) == REPEATS
+    assert measured.exponent is not None and measured.exponent < 1.2, measured
+    assert measured_class(measured.exponent, True) == "n log n"
