@@ -3,7 +3,9 @@ at growing n, and the growth exponent fitted to its CPU times.
 
 The problem's ``measure`` block names the generator parameters that grow with n and the
 largest input; the ladder runs n/4096, n/2048, ... n in one sandbox job (one compile), smallest
-first, and stops before a run that would not fit the budget (``BUDGET_MS`` of sandbox wall
+first, ``LADDER_RUNS`` times each (the least CPU time counts: a spike from another process on
+a shared machine bent a quadratic's fit to 1.5), and stops before a run that would not fit
+the budget (``BUDGET_MS`` of sandbox wall
 time for compile and runs together, though the runs get at least ``MIN_RUNS_MS`` after a
 slow compile) or after one that took ``STOP_MS``. The exponent is the
 least-squares slope of log(time - startup) on log n over the largest sizes whose time stands
@@ -50,6 +52,7 @@ STEPS = 12  # n / 2**12 .. n: a quadratic one gets a few sizes under STOP_MS too
 MIN_SIGNAL_MS = 15  # a time this close to the startup time is noise, not growth
 FIT_POINTS = 4
 EXTEND_BELOW_MS = 250  # a largest run this far above the startup is clear of the noise
+LADDER_RUNS = 2  # runs per ladder size (the least counts; the one past STOP_MS runs once)
 REPEATS = 3  # a fast solution's fitted sizes: the least CPU time of this many runs counts
 REPEAT_TOP = 3  # ...for the largest sizes of the ladder (and its smallest: the startup)
 ENOUGH_SIGNAL_MS = 100  # past the largest input, stop at a size this far above the startup
@@ -171,8 +174,9 @@ async def measure(problem: Problem, language: str, code: str, backend: SandboxBa
     inputs.update(beyond)
     runs = _Runs(budget_ms)
     try:
-        failed = await runs.ladder(backend, job(ns + _second(ns, list(beyond))),
-                                   ladder_runs=len(ns))
+        first = [n for n in ns for _ in range(LADDER_RUNS)]
+        failed = await runs.ladder(backend, job(first + _second(ns, list(beyond))),
+                                   ladder_runs=len(first))
         if failed:
             return Measurement("failed", sandbox_ms=runs.spent, reason=failed)
     except SandboxUnavailable as exc:
@@ -189,7 +193,7 @@ def _second(ladder_ns: list[int], beyond: list[int]) -> list[int]:
     (each ends with ``REPEATS`` runs), then each size past the largest input ``REPEATS``
     times."""
     again = sorted({ladder_ns[0], *ladder_ns[-REPEAT_TOP:]})
-    return [n for n in again for _ in range(REPEATS - 1)] + \
+    return [n for n in again for _ in range(REPEATS - LADDER_RUNS)] + \
         [n for n in sorted(beyond) for _ in range(REPEATS)]
 
 

@@ -178,3 +178,20 @@ async def test_a_solution_clear_of_the_noise_at_its_largest_input_stops_there(
     assert max(backend.runs) == largest and backend.runs.count(largest) == REPEATS
     assert measured.exponent is not None and measured.exponent < 1.2, measured
     assert measured_class(measured.exponent, True) == "n log n"
+
+
+async def test_a_quadratic_solution_with_one_noisy_run_stays_quadratic(
+        registry: ProblemRegistry) -> None:
+    # A Python-like quadratic (20 ms start-up, 1.2 s at n = 6250) whose first run at 1562
+    # loses 80 ms to another process: each ladder size runs twice, the least time counts.
+    problem = registry.get("max-subarray-sum")
+    assert problem is not None
+
+    def cpu(n: int, k: int) -> float:
+        return 20 + 1200 * (n / 6250) ** 2 + (80 if k == 0 and n == 1562 else 0)
+
+    backend = Scripted(cpu)
+    measured = await measure(problem, "python", LINEAR, backend)
+    assert measured.exponent is not None, measured
+    assert measured_class(measured.exponent, False) == "n^2", measured
+    assert backend.runs.count(1562) == 2 and backend.runs.count(6250) == 1  # past STOP_MS
