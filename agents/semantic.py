@@ -84,8 +84,6 @@ class Calibration:
     # point in five words is not explaining it (the model credits such answers; the bank's
     # labelled answers do not), nor is restating the question. 0: no scaling.
     depth: float = 0.0
-    # The cross-encoder file this combination reads (``agents/grader_model/``).
-    model: str = MODEL_FILE
 
     @classmethod
     def of(cls, raw: dict[str, object]) -> Calibration:
@@ -228,19 +226,13 @@ class SemanticGrader:
     process."""
 
     def __init__(self, encoder: CrossEncoder, calibrations: Calibrations,
-                 embedder: Embedder | None = None, derived_encoder: CrossEncoder | None = None):
-        self.encoder = encoder  # the bank's points (and anything when there is one model)
-        self.derived_encoder = derived_encoder  # points cut from a reference, if it differs
+                 embedder: Embedder | None = None):
+        self.encoder = encoder  # one model reads both kinds of points
         self.calibrations = calibrations
         self.embedder = embedder
 
     def calibration(self, authored: bool) -> Calibration:
         return self.calibrations.authored if authored else self.calibrations.derived
-
-    def encoder_for(self, authored: bool | None) -> CrossEncoder:
-        if authored is False and self.derived_encoder is not None:
-            return self.derived_encoder
-        return self.encoder
 
     def evidence(self, answer: str, reference: str | None, point_texts: list[str], *,
                  authored: bool | None = None, question: str | None = None,
@@ -263,7 +255,7 @@ class SemanticGrader:
             windows = calibration.windows if calibration is not None else True
         if normalise is None:
             normalise = calibration.normalise if calibration is not None else False
-        encoder = self.encoder_for(authored)
+        encoder = self.encoder
         points, refs = _readings(encoder, point_texts, answer, scored, windows)
         if normalise and reference and point_texts:
             full = self.self_reading(encoder, tuple(point_texts), reference, windows)
@@ -296,7 +288,7 @@ class SemanticGrader:
         answer."""
         c = self.calibrations.authored
         if c.normalise and reference and point_texts:
-            self.self_reading(self.encoder_for(True), tuple(point_texts), reference, c.windows)
+            self.self_reading(self.encoder, tuple(point_texts), reference, c.windows)
 
     def _similarities(self, answer: str, references: list[str], question: str | None,
                       q_stems: set[str], weighed: tuple[bool, bool, bool] | None = None,
@@ -367,7 +359,7 @@ class SemanticGrader:
         if len(candidates) <= 1:
             return candidates[0] if candidates else ""
         if self.embedder is None:
-            scores = self.encoder_for(authored).score([(point, c) for c in candidates])
+            scores = self.encoder.score([(point, c) for c in candidates])
         else:
             vectors = self.embedder.embed_many([point, *others, *candidates])
             points, said = np.array(vectors[:1 + len(others)]), np.array(vectors[1 + len(others):])
@@ -417,9 +409,5 @@ def default_grader() -> SemanticGrader | None:
         return None
     threads = int(os.environ.get("VIVA_GRADER_THREADS", "1"))
     calibrations = Calibrations.load(MODEL_DIR / "calibration.json")
-    derived = calibrations.derived.model
-    derived_encoder = (CrossEncoder.load(MODEL_DIR, threads, derived)
-                       if derived != calibrations.authored.model
-                       and (MODEL_DIR / derived).exists() else None)
-    return SemanticGrader(CrossEncoder.load(MODEL_DIR, threads, calibrations.authored.model),
-                          calibrations, default_embedder(), derived_encoder)
+    return SemanticGrader(CrossEncoder.load(MODEL_DIR, threads), calibrations,
+                          default_embedder())

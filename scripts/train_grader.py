@@ -14,8 +14,7 @@ and points cut from a reference answer (``viva grade``). It is trained with othe
 fully correct answers as further references (``--peer-references``): correct answers state the
 same idea in other words. (``--hard-negatives`` adds flipped claims and shuffled keywords: run
 2, which read the bank's points until the bank's combination was fitted on its labelled
-answers.) ``calibrate --authored-model/--derived-model`` can still give each kind of points a
-model of its own.
+answers.)
 
 ``pairs`` writes public sentence pairs for a first stage (pre-fine-tuning, ``train --pairs``)
 before the answer data: STS-B (the genres whose text is freely licensed) and SNLI (the gold
@@ -679,12 +678,10 @@ def calibrate(args: argparse.Namespace) -> None:
     from agents.semantic import Calibration, Calibrations, CrossEncoder, SemanticGrader
 
     dest = Path(args.dest)
-    # One cross-encoder per kind of points (the same file for both when only one is given).
-    models = {"derived": args.derived_model, "authored": args.authored_model}
-    encoders = {f: CrossEncoder.load(dest, file=f) for f in set(models.values())}
+    encoder = CrossEncoder.load(dest)  # one model reads both kinds of points
     embedder = default_embedder()
-    graders = {mode: SemanticGrader(encoders[f], Calibrations(), embedder)
-               for mode, f in models.items()}
+    graders = {mode: SemanticGrader(encoder, Calibrations(), embedder)
+               for mode in ("derived", "authored")}
     rows = _read(Path(args.data) / "dev.jsonl")
     rng = random.Random(7)
     by_q: dict[str, list[dict[str, Any]]] = {}
@@ -753,15 +750,14 @@ def calibrate(args: argparse.Namespace) -> None:
             params[mode] = {n: 0.0 for n in names}
             fit = _fit_bank(graders[mode], Calibration(
                 w_rubric=0.0, w_reference=0.0, w_points=0.0, w_either=1.0, gate=gate,
-                normalise=True, model=models[mode]))
+                normalise=True))
             params[mode] |= fit.pop("weights")
             report |= fit
             coef = np.array([params[mode][n] for n in names])
             xm = features(mode, params[mode]["depth"])
         pred = np.clip(xm @ coef, 0, 1)
         params[mode] |= {"gate": round(gate, 4), "gate_rubric": 0.5, "off_topic_cap": 0.1,
-                         "windows": modes[mode], "normalise": mode == "authored",
-                         "model": models[mode]}
+                         "windows": modes[mode], "normalise": mode == "authored"}
         report[f"dev_pearson_{mode}"] = round(pearson(pred[real].tolist(), y[real].tolist()), 4)
         report[f"dev_mae_{mode}"] = round(float(np.abs(pred[real] - y[real]).mean()), 4)
         report[f"dev_off_topic_gated_{mode}"] = round(float(
@@ -890,8 +886,6 @@ def main(argv: list[str]) -> int:
     c = sub.add_parser("calibrate")
     c.add_argument("--data", required=True)
     c.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
-    c.add_argument("--authored-model", default="grader.int8.onnx")
-    c.add_argument("--derived-model", default="grader.int8.onnx")
     f = sub.add_parser("fluency")
     f.add_argument("--data", required=True)
     f.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))

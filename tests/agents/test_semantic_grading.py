@@ -34,7 +34,14 @@ from agents.semantic import (
     model_available,
     sentence_windows,
 )
-from agents.state import InterviewState, PointScore, SelfRatings, SessionConfig, Turn
+from agents.state import (
+    InterviewState,
+    Phase,
+    PointScore,
+    SelfRatings,
+    SessionConfig,
+    Turn,
+)
 from agents.summary import final_report
 from agents.turn_budget import TURN_MODEL_BUDGET_S
 
@@ -67,12 +74,10 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_the_model_loads_from_the_repo_with_no_network(no_network: None) -> None:
-    """Every model file a calibration names is in the repository and loads offline."""
+    """The one model file is in the repository and loads offline."""
     assert model_available(MODEL_DIR)
     assert GRADER is not None
-    for file in {GRADER.calibrations.authored.model, GRADER.calibrations.derived.model}:
-        assert (MODEL_DIR / file).exists(), file
-        _scores_a_match_above_a_mismatch(CrossEncoder.load(MODEL_DIR, file=file))
+    _scores_a_match_above_a_mismatch(CrossEncoder.load(MODEL_DIR))
 
 
 def _scores_a_match_above_a_mismatch(encoder: CrossEncoder) -> None:
@@ -168,7 +173,7 @@ def test_each_point_is_scored_against_the_reference_answers_own_reading() -> Non
                           normalise=False).points
     scaled = GRADER.evidence(PARAPHRASE, q.reference_answer, texts, authored=True,
                              normalise=True).points
-    own = GRADER.self_reading(GRADER.encoder_for(True), tuple(texts), q.reference_answer, False)
+    own = GRADER.self_reading(GRADER.encoder, tuple(texts), q.reference_answer, False)
     for r, s, f in zip(raw, scaled, own, strict=True):
         assert s == pytest.approx(min(1.0, r / max(f, 0.5)))
     assert sum(scaled) > sum(raw)
@@ -193,9 +198,9 @@ def test_model_credit_beyond_the_rubric_grows_with_what_the_answer_says() -> Non
     assert j.score < score("db-acid", BANK.get("db-acid").reference_answer) - 0.3
     assert all(float(p["coverage"]) < 0.5 <= float(p["semantic"])  # type: ignore[arg-type]
                for p in j.points if float(p["semantic"]) >= 0.9)  # type: ignore[arg-type]
-    ev = Evaluation(score=j.score, has_standard_answer=True, points=j.points,
-                    misconceptions=j.misconceptions, reason=j.reason)
-    text = bank_feedback(BANK.get("db-acid"), ev).text
+    evaluation = Evaluation(score=j.score, has_standard_answer=True, points=j.points,
+                            misconceptions=j.misconceptions, reason=j.reason)
+    text = bank_feedback(BANK.get("db-acid"), evaluation).text
     assert "names the ideas more than it explains them" in text and terse.rstrip(".") in text
 
 
@@ -261,7 +266,7 @@ def test_quotes_are_the_candidates_words_verbatim() -> None:
 def _state_with(answer: str, qid: str) -> InterviewState:
     q = BANK.get(qid)
     j = judged(qid, answer)
-    turn = Turn(turn_id="t1", question_id=qid, phase="initial", text=q.text, topic=q.topic,
+    turn = Turn(turn_id="t1", question_id=qid, phase=Phase.initial, text=q.text, topic=q.topic,
                 difficulty=q.difficulty, asked_t_ms=1000, answer=answer, answered_t_ms=64_000,
                 score=j.score, points=[PointScore.model_validate(p) for p in j.points])
     return InterviewState(session_id="s", config=SessionConfig(
