@@ -29,6 +29,7 @@ from agents.grading import (
     MISCONCEPTION_ANSWER_FACTOR,
     MISCONCEPTION_POINT_FACTOR,
     PreparedAnswer,
+    Reason,
     clauses,
     content_words,
     derive_points,
@@ -63,9 +64,9 @@ DISAGREEMENT = 0.4
 MODEL_DEADLINE_S = 0.8  # the live turn never waits longer than this for a model's judgement
 KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
 DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
-OFF_TOPIC = "off-topic"
-DONT_KNOW_REASON, SHORT_REASON = "candidate said they do not know", "very short answer"
-WORD_SALAD_REASON, WORD_SALAD_CAP = "words with no sentence around them", 0.0
+OFF_TOPIC = Reason.off_topic
+DONT_KNOW_REASON, SHORT_REASON = Reason.dont_know, Reason.short
+WORD_SALAD_REASON, WORD_SALAD_CAP = Reason.word_salad, 0.0
 _HEDGE = re.compile(r"\b(not sure|(?:do\s*n[o']?t|dont) know|no idea|not certain|"
                     r"(?:can'?t|cannot) remember)\b", re.IGNORECASE)
 OFF_TOPIC_CAP = 0.1
@@ -79,7 +80,7 @@ class Judgement:
     score: float
     points: list[dict[str, object]]
     misconceptions: list[str]
-    reason: str = ""
+    reason: Reason = Reason.none
     off_topic: bool = False
     relevance: float | None = None  # the semantic grader's best match with the question
     rubric_score: float = 0.0
@@ -88,7 +89,7 @@ class Judgement:
     near_topic: bool = False  # gated as an answer to another question of a near topic
 
 
-def _cap(result: Judgement, cap: float, reason: str) -> None:
+def _cap(result: Judgement, cap: float, reason: Reason) -> None:
     """No point is credited above ``cap`` and none is quoted, whatever words it shares."""
     result.reason = reason
     result.score = round(min(result.score, cap), 3)
@@ -140,7 +141,7 @@ def judge(answer: str, points: list[AssessmentPoint],
             "coverage": p.coverage, "rubric": p.coverage, "evidence": _quotes(answer, p.evidence),
             "misconceptions": p.misconceptions, "concepts_missing": p.concepts_missing})
     result = Judgement(g.score, point_dicts, g.misconceptions, g.reason, rubric_score=g.score)
-    if g.reason == "empty answer":
+    if g.reason == Reason.empty:
         return result
     order = 1.0 if g.reason == DONT_KNOW_REASON else order_factor(answer)
     if order == 0.0:
@@ -270,8 +271,8 @@ class EvaluateAgent:
                                 points=j.points, misconceptions=j.misconceptions,
                                 reason=j.reason, off_topic=j.off_topic, relevance=j.relevance,
                                 answer_about=j.about,
-                                rubric_only=self.grader is None and j.reason != "empty answer")
-        if self.provider.has_model and j.reason == "":
+                                rubric_only=self.grader is None and j.reason != Reason.empty)
+        if self.provider.has_model and j.reason == Reason.none:
             deadline = model_deadline(self.model_deadline_s, budget_ends_s)
             try:
                 if deadline < MIN_MODEL_CALL_S:

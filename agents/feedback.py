@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from agents.grading import content_words, stem
+from agents.grading import Reason, content_words, stem
 from agents.messages import Evaluation, Feedback, FeedbackKind, ModelFeedback
 from agents.providers.base import LanguageProvider, ProviderError
 from agents.question_bank import Question
@@ -24,9 +24,9 @@ CORRECTION_BELOW = 0.3
 GUIDANCE_BELOW = 0.6
 FEEDBACK_DEADLINE_S = 0.9  # model wording, at most (and no more than the turn has left)
 GROUNDED_SHARE = 0.6  # share of a model's content words that must come from the question
-DONT_KNOW = "candidate said they do not know"
-WORD_SALAD = "words with no sentence around them"
-KEYWORD_LIST = "a list of terms, not explained"  # agents.evaluate caps such an answer
+DONT_KNOW = Reason.dont_know
+WORD_SALAD = Reason.word_salad
+KEYWORD_LIST = Reason.keyword_list  # agents.evaluate caps such an answer
 # A bare list of the right terms: the authored guidance ("You have some of the letters")
 # would not be true of it; this is.
 NAMED_NOT_EXPLAINED = ("You named the terms, but a list does not explain them. Say what each "

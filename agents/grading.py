@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 
 from agents.question_bank import AssessmentPoint, Concept, Misconception
@@ -163,12 +164,26 @@ class PointResult:
     misconceptions: list[str] = field(default_factory=list)
 
 
+class Reason(StrEnum):
+    """Why an answer's grade is what it is beyond its points: one set of reasons, from the
+    rubric through the caps to the feedback (a ``str``, so records and reports keep the
+    text)."""
+
+    none = ""
+    empty = "empty answer"
+    dont_know = "candidate said they do not know"
+    short = "very short answer"
+    word_salad = "words with no sentence around them"
+    keyword_list = "a list of terms, not explained"
+    off_topic = "off-topic"
+
+
 @dataclass
 class Grade:
     score: float
     points: list[PointResult]
     misconceptions: list[str]
-    reason: str = ""
+    reason: Reason = Reason.none
 
     @property
     def missing_points(self) -> list[PointResult]:
@@ -200,7 +215,7 @@ def grade(answer_text: str, points: list[AssessmentPoint],
     if not content_words:
         return Grade(0.0, [PointResult(p.id, p.text, p.weight, 0.0, [],
                                        [c.name for c in p.concepts]) for p in points],
-                     [], "empty answer")
+                     [], Reason.empty)
     found_misc: dict[str | None, list[str]] = {}
     for m in misconceptions or []:
         for phrase in m.phrases:
@@ -229,11 +244,11 @@ def grade(answer_text: str, points: list[AssessmentPoint],
     whole = found_misc.get(None, [])
     if whole:
         score *= MISCONCEPTION_ANSWER_FACTOR
-    reason = ""
+    reason = Reason.none
     if says_dont_know(answer_text) and len(content_words) < 12:
-        score, reason = min(score, 0.1), "candidate said they do not know"
+        score, reason = min(score, 0.1), Reason.dont_know
     elif len(content_words) < 4:
-        score, reason = min(score, 0.3), "very short answer"
+        score, reason = min(score, 0.3), Reason.short
     all_misc = [m for ms in found_misc.values() for m in ms]
     return Grade(round(max(0.0, min(1.0, score)), 3), results, all_misc, reason)
 

@@ -28,7 +28,7 @@ class SplitGuard:
         # Only "open" with a path: cheap string checks, as every import also opens files.
         if event != "open" or not args or not isinstance(args[0], (str, bytes, os.PathLike)):
             return
-        path = os.path.abspath(os.fsdecode(args[0]))  # type: ignore[arg-type]
+        path = os.path.abspath(os.fsdecode(args[0]))
         if path.startswith(self.prefix):
             self.reads.append(path)
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 from pathlib import Path
 
-from agents.grading import derive_points, grade, says_dont_know, tokens
+from agents.grading import Reason, derive_points, grade, says_dont_know, tokens
 from agents.question_bank import load_question_bank
 from tests.conftest import ROOT
 from tests.split_guard import MARK, SplitGuard
@@ -147,10 +148,10 @@ def test_pass_inside_a_sentence_is_an_answer_not_a_decline() -> None:
     answer = ("Java is pass by value. The method gets a copy of the reference, so it can "
               "change the object but not the caller's variable.")
     g = grade(answer, points)
-    assert g.reason != "candidate said they do not know" and g.score > 0.5
+    assert g.reason is Reason.none and g.score > 0.5
     for decline in ("Pass.", "pass", "I'll pass on this one.", "Um, can I skip this question?",
                     "I don't know."):
-        assert grade(decline, points).reason == "candidate said they do not know", decline
+        assert grade(decline, points).reason is Reason.dont_know, decline
     assert says_dont_know("Pass, sorry.") and not says_dont_know("It will pass the test.")
 
 
@@ -179,3 +180,22 @@ def test_the_test_split_is_read_only_by_the_test_flag() -> None:
     dev_q = {json.loads(line)["question_id"] for f in bench.PUBLIC_DEV.values()
              for line in (bench.DEV_SPLIT / f).read_text().splitlines() if line.strip()}
     assert len(dev_q) == 24
+
+
+def test_one_reason_type_flows_from_the_rubric_to_the_evaluation() -> None:
+    """The rubric's grade, the evaluator's judgement and the evaluation the feedback reads
+    carry the same ``Reason`` member, never a look-alike string."""
+    from agents.evaluate import EvaluateAgent
+    from agents.feedback import DONT_KNOW
+    from agents.knowledge import KnowledgeAgent
+    from agents.providers.rubric import RubricProvider
+
+    bank = load_question_bank()
+    q = bank.get("db-acid")
+    know = KnowledgeAgent(bank).for_question(q)
+    assert grade("I don't know.", know.points).reason is Reason.dont_know
+    agent = EvaluateAgent(RubricProvider(), bank=bank)
+    assert agent.judge(q.text, "I don't know.", know).reason is Reason.dont_know is DONT_KNOW
+    evaluation = asyncio.run(agent.evaluate(q.text, "I don't know.", know))
+    assert evaluation.reason == Reason.dont_know
+    assert agent.judge(q.text, q.reference_answer, know).reason is Reason.none

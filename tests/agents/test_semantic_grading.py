@@ -17,7 +17,7 @@ import pytest
 from agents.engine import InterviewEngine, StepResult
 from agents.evaluate import OFF_TOPIC, EvaluateAgent, Judgement, judge
 from agents.feedback import FeedbackAgent, bank_feedback, grounded
-from agents.grading import derive_points
+from agents.grading import Reason, derive_points
 from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.messages import Evaluation, ModelEvaluation, ModelFeedback
 from agents.providers.base import LanguageProvider, ProviderCapabilities, T
@@ -397,7 +397,7 @@ def test_what_the_candidate_is_unsure_of_earns_no_credit() -> None:
 def test_i_dont_know_is_not_called_off_topic() -> None:
     for q in TECHNICAL[:20]:
         j = judged(q.id, "I don't know.")
-        assert not j.off_topic and j.reason == "candidate said they do not know", q.id
+        assert not j.off_topic and j.reason is Reason.dont_know, q.id
 
 
 def test_one_quote_showing_two_points_is_said_once() -> None:
@@ -492,9 +492,9 @@ def test_a_short_complete_answer_to_a_short_reference_is_not_capped(
     k = Knowledge(True, reference, derive_points(reference), [], None)
     right = AGENT.judge("How does the crane let go of the metal?",
                         "By turning off the electricity.", k)
-    assert right.reason == "very short answer" and right.score > 0.2
+    assert right.reason is Reason.short and right.score > 0.2
     bank = judged("ds-hash-table", "Keys to buckets.")
-    assert bank.reason == "very short answer" and bank.score <= 0.05
+    assert bank.reason is Reason.short and bank.score <= 0.05
 
 
 class _CountingEncoder(CrossEncoder):
