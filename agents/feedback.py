@@ -59,6 +59,13 @@ def inline_sentence(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def closed(text: str) -> str:
+    """A sentence with its own end: a hint that asks ("... are you looking for?") keeps its
+    question mark instead of gaining a full stop after it."""
+    text = text.strip()
+    return text if text.endswith((".", "?", "!")) else f"{text}."
+
+
 def _cov(p: dict[str, object]) -> float:
     return float(str(p.get("coverage", 0)))
 
@@ -126,7 +133,7 @@ def bank_feedback(question: Question, evaluation: Evaluation, *,
         # answer (``Orchestrator.hint_plan``).
         kind = "guidance"
         evidence = "You said you are not sure, and that is fine."
-        suggestion = f"Here is a hint: {hint.rstrip('.')}."
+        suggestion = f"Here is a hint: {closed(hint)}"
         judgement = "Let me ask about a smaller part of it."
     elif evaluation.reason == KEYWORD_LIST:
         evidence, suggestion = _said(evaluation, kind), NAMED_NOT_EXPLAINED

@@ -6,7 +6,7 @@ as "avoids a full table scan" too). The bank, the real grader."""
 from __future__ import annotations
 
 from agents.evaluate import EvaluateAgent
-from agents.feedback import KEYWORD_LIST, NAMED_NOT_EXPLAINED, bank_feedback
+from agents.feedback import DONT_KNOW, KEYWORD_LIST, NAMED_NOT_EXPLAINED, bank_feedback
 from agents.knowledge import KnowledgeAgent
 from agents.messages import Evaluation
 from agents.providers.rubric import RubricProvider
@@ -46,3 +46,33 @@ def test_what_a_quote_covers_reads_as_a_sentence_for_every_kind_of_point() -> No
         said.append(text)
         assert "that shows" not in text, text  # "that shows avoids a full table scan"
     assert any("which covers this: " in t for t in said)
+
+
+_BROKEN = ("?.", "!.", "..", " .", ".,", ",.", ";.", ":.", "that that ", "  ")
+
+
+def test_every_point_misconception_and_hint_of_the_bank_reads_in_its_frame() -> None:
+    """Each authored text of the bank rendered in the frame that speaks it: a point the answer
+    covered, a misconception the answer stated, a hint after a first "I don't know". None
+    leaves broken punctuation or a doubled word at the seams ("looking for?." was one)."""
+    rendered = 0
+    for q in BANK.questions.values():
+        for p in q.assessment_points:
+            point = {"id": p.id, "text": p.text, "weight": p.weight, "coverage": 1.0,
+                     "evidence": ["the words that showed it"]}
+            ev = Evaluation(score=0.9, has_standard_answer=True, points=[point],
+                            misconceptions=[], reason="")
+            texts = [bank_feedback(q, ev).evidence]
+            for m in q.misconceptions:
+                texts.append(bank_feedback(q, Evaluation(
+                    score=0.2, has_standard_answer=True, points=[point],
+                    misconceptions=[m.text], reason="")).evidence)
+            for hint in q.hints:
+                texts.append(bank_feedback(q, Evaluation(
+                    score=0.0, has_standard_answer=True, points=[point], misconceptions=[],
+                    reason=DONT_KNOW), hint=hint).text)
+            for text in texts:
+                rendered += 1
+                assert not any(b in text for b in _BROKEN), (q.id, text)
+                assert text.rstrip().endswith((".", "?", "!")), (q.id, text)
+    assert rendered > 300
