@@ -150,6 +150,10 @@ def decide(signals: EndOfTurnSignals, settings: TurnTakingSettings,
                                 f"holds the floor: {cue.reason}", holds_floor=True)
     if cue is not None and cue.open_clause:
         return EndOfTurnVerdict(think, False, f"transcript {cue.reason}")
+    if cue is not None and cue.asks_for_help:
+        # A request put to the interviewer wants its answer now, in any phase (while coding
+        # a finished sentence otherwise waits the long coding window).
+        return EndOfTurnVerdict(settings.complete_ms, True, "asks for a hint")
     p_audio, p_text = signals.p_complete, signals.p_text
     if p_audio is None and p_text is None and signals.p_sentence_end is None:
         # No model at all: the text's punctuation alone decides, with a middle window.

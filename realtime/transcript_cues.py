@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agents.coding_hints import asks_for_hint
+
 CONJUNCTIONS = frozenset(
     "and but or nor because since although while whereas if unless whenever until "
     "than which whom whose whether plus".split())
@@ -53,6 +55,9 @@ class TranscriptCue:
     reason: str  # e.g. 'ends with "because"', "ends with a comma", "" when not open
     ends_sentence: bool  # the recognizer put a full stop, question or exclamation mark
     holds_floor: bool = False  # the last sentence asks for time ("let me think")
+    # The last sentence asks the interviewer for help ("can I get a hint?"): a question put
+    # to them, to be answered at once, even while coding.
+    asks_for_help: bool = False
 
 
 def _words(text: str) -> list[str]:
@@ -99,4 +104,4 @@ def transcript_cue(text: str) -> TranscriptCue:
             return TranscriptCue(True, f"ends with {kind} {last!r}", ends_sentence)
     if last in MAYBE_MORE and not ends_sentence:
         return TranscriptCue(True, f"ends with {last!r} and no full stop", ends_sentence)
-    return TranscriptCue(False, "", ends_sentence)
+    return TranscriptCue(False, "", ends_sentence, asks_for_help=asks_for_hint(clause))

@@ -108,6 +108,26 @@ def test_phase_and_hard_questions_buy_patience() -> None:
     assert coding_thinking.end_after_ms == S.coding_think_ms
 
 
+@pytest.mark.parametrize("text", ["Can I get a hint?", "I'm stuck. Could you give me a hint?",
+                                  "I get a hint, please."])
+def test_a_request_for_a_hint_is_answered_at_once_even_while_coding(text: str) -> None:
+    cue = transcript_cue(text)
+    assert cue.asks_for_help and not cue.open_clause
+    for phase in ("coding", "conversation"):
+        # Audio that sounds unsure, a young turn: a statement would wait long here.
+        verdict = decide(EndOfTurnSignals(0.3, cue, phase, False, 1.2, p_text=0.2), S)
+        assert verdict.finished and verdict.end_after_ms == S.complete_ms, (phase, verdict)
+    statement = decide(EndOfTurnSignals(0.3, transcript_cue("I sort the array first."),
+                                        "coding", False, 1.2, p_text=0.2), S)
+    assert not statement.finished and statement.end_after_ms > S.coding_complete_ms
+
+
+@pytest.mark.parametrize("text", ["Can I get a hint, and", "No hints, please.",
+                                  "Thanks for the hint."])
+def test_talk_about_hints_is_not_a_request(text: str) -> None:
+    assert not transcript_cue(text).asks_for_help
+
+
 def test_hard_cap_ends_a_monologue_at_its_next_pause() -> None:
     verdict = decide(EndOfTurnSignals(0.01, transcript_cue("and"), "conversation", False,
                                       S.max_turn_s + 1), S)
