@@ -45,17 +45,18 @@ class SlowGrading:
         raise AssertionError(f"{n} grading(s) expected, {len(self.texts)} started")
 
 
-async def answer_text(engine: InterviewEngine, sid: str) -> str:
+async def prepared_for(aredis: Any) -> tuple[InterviewEngine, str, str, SlowGrading]:
+    """An engine with its first question open, the reference answer to it, and its
+    gradings counted and held."""
+    engine = InterviewEngine(aredis, BANK, RubricProvider())
+    sid = await started(engine)
     turn = (await engine.load(sid)).current_turn
     assert turn is not None
-    return BANK.get(turn.question_id).reference_answer
+    return engine, sid, BANK.get(turn.question_id).reference_answer, SlowGrading(engine)
 
 
 async def test_an_answer_waits_for_its_grading_in_progress(aredis: Any) -> None:
-    engine = InterviewEngine(aredis, BANK, RubricProvider())
-    sid = await started(engine)
-    text = await answer_text(engine, sid)
-    grading = SlowGrading(engine)
+    engine, sid, text, grading = await prepared_for(aredis)
     prepared = asyncio.create_task(engine.prepare_answer(sid, text))
     await grading.started(1)
     answered = asyncio.create_task(engine.answer(sid, text))
@@ -69,10 +70,7 @@ async def test_an_answer_waits_for_its_grading_in_progress(aredis: Any) -> None:
 
 
 async def test_a_dropped_preparation_still_serves_the_same_words(aredis: Any) -> None:
-    engine = InterviewEngine(aredis, BANK, RubricProvider())
-    sid = await started(engine)
-    text = await answer_text(engine, sid)
-    grading = SlowGrading(engine)
+    engine, sid, text, grading = await prepared_for(aredis)
     prepared = asyncio.create_task(engine.prepare_answer(sid, text))
     await grading.started(1)
     prepared.cancel()  # the voice session dropped it (speech resumed: only a cough)
@@ -83,10 +81,7 @@ async def test_a_dropped_preparation_still_serves_the_same_words(aredis: Any) ->
 
 
 async def test_other_words_are_graded_afresh(aredis: Any) -> None:
-    engine = InterviewEngine(aredis, BANK, RubricProvider())
-    sid = await started(engine)
-    text = await answer_text(engine, sid)
-    grading = SlowGrading(engine)
+    engine, sid, text, grading = await prepared_for(aredis)
     grading.release.set()
     await engine.prepare_answer(sid, "a hash map")
     result = await engine.answer(sid, text)

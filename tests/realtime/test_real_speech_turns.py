@@ -15,6 +15,7 @@ import pytest
 from agents.text_normalization import normalize_words, word_errors
 from audio.speech_set import REPO_SET, SpeechClip, load_speech_set
 from realtime.end_of_turn import TurnTakingSettings
+from realtime.ports import AnswerHandler
 from realtime.voice_services import VoiceServices
 from realtime.voice_session import VoiceSession
 from tests.audio.voice_support import RecordingOutbox, stream
@@ -62,10 +63,14 @@ class Interview:
 
 
 async def session_with(services: VoiceServices, settings: TurnTakingSettings | None = None,
+                       on_prepare: AnswerHandler | None = None,
+                       on_final: AnswerHandler | None = None,
                        ) -> tuple[VoiceSession, RecordingOutbox, Interview]:
     outbox, interview = RecordingOutbox(), Interview()
-    session = VoiceSession(services=services, outbox=outbox, on_final=interview.on_final,
-                           on_amend=interview.on_amend, turn_taking=settings)
+    session = VoiceSession(services=services, outbox=outbox,
+                           on_final=on_final or interview.on_final,
+                           on_amend=interview.on_amend, on_prepare=on_prepare,
+                           turn_taking=settings)
     await session.configure(16000, "pcm_s16le")
     session.set_context(phase="initial", question_text="Tell me about it.", key_terms=[],
                         turn_id="q-1")
@@ -193,13 +198,8 @@ async def test_a_reply_prepared_in_a_pause_is_dropped_when_speech_resumes(servic
             raise
         return ["never said"]
 
-    outbox, interview = RecordingOutbox(), Interview()
-    session = VoiceSession(services=services, outbox=outbox, on_final=interview.on_final,
-                           on_amend=interview.on_amend, on_prepare=on_prepare)
+    session, outbox, interview = await session_with(services, on_prepare=on_prepare)
     closing.append(session)
-    await session.configure(16000, "pcm_s16le")
-    session.set_context(phase="initial", question_text="Tell me about it.", key_terms=[],
-                        turn_id="q-1")
     await stream(session, room(0.3))
     await stream(session, pcm_of(clip))
     await stream(session, room(3.5))
@@ -223,14 +223,8 @@ async def test_a_sure_end_is_prepared_from_the_words_of_the_final_transcript(
         prepared.append(text)
         return REPLY
 
-    outbox, interview = RecordingOutbox(), Interview()
-    session = VoiceSession(services=services, outbox=outbox, on_final=interview.on_final,
-                           on_amend=interview.on_amend, on_prepare=on_prepare,
-                           turn_taking=sure)
+    session, outbox, interview = await session_with(services, sure, on_prepare=on_prepare)
     closing.append(session)
-    await session.configure(16000, "pcm_s16le")
-    session.set_context(phase="initial", question_text="Tell me about it.", key_terms=[],
-                        turn_id="q-1")
     await stream(session, room(0.3))
     await stream(session, pcm_of(clip))
     await stream(session, room(2.0))
@@ -255,13 +249,9 @@ async def test_a_session_closes_at_once_while_an_answer_is_being_graded(services
         await asyncio.sleep(60)
         return REPLY
 
-    interview = Interview()
-    session = VoiceSession(services=services, outbox=RecordingOutbox(), on_final=on_final,
-                           on_amend=interview.on_amend, on_prepare=on_prepare,
-                           turn_taking=TurnTakingSettings(finished_p=0.0, unsure_p=0.0))
-    await session.configure(16000, "pcm_s16le")
-    session.set_context(phase="initial", question_text="Tell me about it.", key_terms=[],
-                        turn_id="q-1")
+    session, _, _ = await session_with(
+        services, TurnTakingSettings(finished_p=0.0, unsure_p=0.0), on_prepare=on_prepare,
+        on_final=on_final)
     await stream(session, room(0.3))
     await stream(session, pcm_of(clip))
     await stream(session, room(1.5))
