@@ -150,6 +150,11 @@ class _Turn:
     def prefix(self) -> str:
         return join_segments(self.texts())
 
+    def final_words(self, texts: list[str]) -> str:
+        """The final transcript from its pieces' texts: never losing the words the live
+        partials agreed on (both the final and a reply prepared for it read it here)."""
+        return keep_agreed_words(self.agreed, join_segments(texts))
+
 
 class StreamingTranscriber:
     def __init__(self, pool: RecognitionPool, outbox: Outbox,
@@ -344,7 +349,7 @@ class StreamingTranscriber:
         if current.speculation is not pieces[-1] and not current.closed:
             return None  # the candidate went on while it decoded
         texts = [r.text for piece in pieces if (r := piece.result()) is not None]
-        return keep_agreed_words(current.agreed, join_segments(texts)) or None
+        return current.final_words(texts) or None
 
     async def _resolve_when_decoded(self, turn: _Turn, pause: int, last: _Segment) -> None:
         for segment in list(turn.segments):
@@ -402,7 +407,7 @@ class StreamingTranscriber:
             logprob_sum, words = logprob_sum + result.avg_logprob * n, words + n
         marks.stt_final = self._clock()
         marks.stt_decode_ms = round(decode_s * 1000)
-        text = keep_agreed_words(turn.agreed, join_segments(texts))
+        text = turn.final_words(texts)
         if text:
             self._finals.put_nowait(FinalTranscript(
                 turn.number, text, marks, logprob_sum / words if words else None))
