@@ -79,17 +79,16 @@ def grade_approach(talk: str, points: list[dict[str, str]], grader: SemanticGrad
     j = judge(text, graded, reference=None, grader=grader, question=problem_text)
     talk_clauses = clauses(text)
     out = []
-    for d in j.points:
-        point_id = str(d["point_id"])
-        evidence = d.get("evidence") or []
-        quote = str(evidence[0]) if isinstance(evidence, list) and evidence else None
+    for jp in j.points:
+        point_id = jp.point_id
+        quote = jp.evidence[0] if jp.evidence else None
         if grader is not None and len(talk_clauses) > 1 and point_id in texts:
             # A point's words are often shared with its neighbours ("stack" in three of
             # them): the clause that states this point is the one the embedder finds.
             quote = grader.locate(texts[point_id], talk_clauses, authored=False,
                                   others=[t for i, t in texts.items() if i != point_id])
         out.append(PointGrade(point_id=ids.get(point_id, point_id),
-                              coverage=round(float(str(d.get("coverage", 0.0))), 3),
+                              coverage=round(jp.coverage, 3),
                               quote=quote))
     return out
 

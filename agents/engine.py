@@ -438,7 +438,8 @@ class InterviewEngine:
             cur.score = evaluation.score
             cur.dont_know = dont_know
             cur.hint_next = judged.hint_next
-            cur.points = [PointScore.model_validate(p) for p in evaluation.points]
+            cur.points = [PointScore.model_validate(p, from_attributes=True)
+                          for p in evaluation.points]
             cur.feedback_kind, cur.feedback_text = fb.kind, fb.text
             if evaluation.voters_disagree:
                 cur.reviewer_flags.append("rubric and model scores disagree")

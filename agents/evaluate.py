@@ -28,6 +28,7 @@ from agents.fluency import order_factor
 from agents.grading import (
     MISCONCEPTION_ANSWER_FACTOR,
     MISCONCEPTION_POINT_FACTOR,
+    PointResult,
     PreparedAnswer,
     Reason,
     clauses,
@@ -78,7 +79,7 @@ GATE_STRONG_MARGIN = 0.5  # unless it sits this much nearer another bank questio
 @dataclass
 class Judgement:
     score: float
-    points: list[dict[str, object]]
+    points: list[PointResult]
     misconceptions: list[str]
     reason: Reason = Reason.none
     off_topic: bool = False
@@ -93,8 +94,8 @@ def _cap(result: Judgement, cap: float, reason: Reason) -> None:
     """No point is credited above ``cap`` and none is quoted, whatever words it shares."""
     result.reason = reason
     result.score = round(min(result.score, cap), 3)
-    for d in result.points:
-        d["coverage"], d["evidence"] = min(float(str(d["coverage"])), cap), []
+    for p in result.points:
+        p.coverage, p.evidence = min(p.coverage, cap), []
 
 
 def _gate(result: Judgement, cap: float) -> None:
@@ -134,13 +135,9 @@ def judge(answer: str, points: list[AssessmentPoint],
     sure = [c for c in clauses(answer) if not _HEDGE.search(c)]
     graded = " ".join(sure) if sure else answer
     g = grade(graded, points, misconceptions)
-    point_dicts: list[dict[str, object]] = []
-    for p in g.points:
-        point_dicts.append({
-            "point_id": p.point_id, "text": p.text, "weight": p.weight,
-            "coverage": p.coverage, "rubric": p.coverage, "evidence": _quotes(answer, p.evidence),
-            "misconceptions": p.misconceptions, "concepts_missing": p.concepts_missing})
-    result = Judgement(g.score, point_dicts, g.misconceptions, g.reason, rubric_score=g.score)
+    # The judgement's own records: ``g.points`` keep the rubric's coverage and excerpts.
+    judged = [replace(p, evidence=_quotes(answer, p.evidence)) for p in g.points]
+    result = Judgement(g.score, judged, g.misconceptions, g.reason, rubric_score=g.score)
     if g.reason == Reason.empty:
         return result
     order = 1.0 if g.reason == DONT_KNOW_REASON else order_factor(answer)
@@ -189,15 +186,15 @@ def judge(answer: str, points: list[AssessmentPoint],
         _gate(result, grader.calibration(authored).off_topic_cap)
         return result
     many_clauses = sure
-    for d, s, pr in zip(point_dicts, ev.points, g.points, strict=True):
-        d["semantic"] = round(s, 3)
+    for jp, s, pr in zip(judged, ev.points, g.points, strict=True):
+        jp.semantic = round(s, 3)
         credit = round(grader.point_credit(pr.coverage, s, ev, authored=authored), 3)
-        d["coverage"] = credit
-        if credit > pr.coverage and not d["evidence"] and many_clauses:
+        jp.coverage = credit
+        if credit > pr.coverage and not jp.evidence and many_clauses:
             # Credited (even partly) in other words than the concepts' phrases: every score
             # points at evidence, so quote the clause that states the point.
-            d["evidence"] = [grader.locate(pr.text, many_clauses, authored=authored,
-                                           others=[o.text for o in g.points if o is not pr])]
+            jp.evidence = [grader.locate(pr.text, many_clauses, authored=authored,
+                                         others=[o.text for o in g.points if o is not pr])]
     if g.reason == DONT_KNOW_REASON:
         score = min(score, DONT_KNOW_CAP)
     elif g.reason == SHORT_REASON and (authored or reference is None):
@@ -210,8 +207,8 @@ def judge(answer: str, points: list[AssessmentPoint],
     if order < 1.0:
         # Between the word-order bars: the credit stands in proportion.
         score *= order
-        for d in point_dicts:
-            d["coverage"] = round(float(str(d["coverage"])) * order, 3)
+        for jp in judged:
+            jp.coverage = round(jp.coverage * order, 3)
     result.score = round(score, 3)
     return result
 
@@ -288,11 +285,11 @@ class EvaluateAgent:
         return evaluation
 
     async def _model_score(self, question_text: str, answer: str,
-                           points: list[dict[str, object]]) -> float | None:
+                           points: list[PointResult]) -> float | None:
         user = json.dumps({
             "question": question_text,
             "answer": answer,
-            "points": [{"point_id": p["point_id"], "text": p["text"]} for p in points],
+            "points": [{"point_id": p.point_id, "text": p.text} for p in points],
         })
         for _ in range(2):  # one retry for a retryable failure, in this one place
             try:
@@ -305,14 +302,14 @@ class EvaluateAgent:
             return None
         answer_words = " ".join(PreparedAnswer.of(answer).words)
         by_id = {j.point_id: j for j in result.points}
-        total = sum(float(str(p["weight"])) for p in points) or 1.0
+        total = sum(p.weight for p in points) or 1.0
         score = 0.0
         for p in points:
-            j = by_id.get(str(p["point_id"]))
+            j = by_id.get(p.point_id)
             if j is None:
                 continue
             quote = " ".join(PreparedAnswer.of(j.quote).words)
             if j.covered > 0 and (not quote or quote not in answer_words):
                 continue  # an unsupported claim of coverage counts for nothing
-            score += float(str(p["weight"])) / total * j.covered
+            score += p.weight / total * j.covered
         return round(score, 3)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from agents.grading import Reason, content_words, stem
+from agents.grading import PointResult, Reason, content_words, stem
 from agents.messages import Evaluation, Feedback, FeedbackKind, ModelFeedback
 from agents.providers.base import LanguageProvider, ProviderError
 from agents.question_bank import Question
@@ -66,29 +66,22 @@ def closed(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else f"{text}."
 
 
-def _cov(p: dict[str, object]) -> float:
-    return float(str(p.get("coverage", 0)))
-
-
-def _quote(p: dict[str, object]) -> str | None:
-    ev = p.get("evidence")
-    if isinstance(ev, list) and ev:
-        return str(ev[0]).strip().rstrip(".,;")
-    return None
+def _quote(p: PointResult) -> str | None:
+    return p.evidence[0].strip().rstrip(".,;") if p.evidence else None
 
 
 def _said(evaluation: Evaluation, kind: FeedbackKind) -> str:
     """Evidence: the candidate's words that earned credit, and what the answer left out."""
     points = evaluation.points
-    covered = sorted((p for p in points if _cov(p) >= 0.5 and _quote(p)),
-                     key=lambda p: -float(str(p["weight"])))
+    covered = sorted((p for p in points if p.coverage >= 0.5 and _quote(p)),
+                     key=lambda p: -p.weight)
     parts: list[str] = []
     if evaluation.misconceptions:
         parts.append(f"You said that {inline_sentence(evaluation.misconceptions[0])}, "
                      "which is not right.")
     by_quote: dict[str, list[str]] = {}
     for p in covered[:2]:
-        by_quote.setdefault(str(_quote(p)), []).append(inline_sentence(str(p["text"])))
+        by_quote.setdefault(str(_quote(p)), []).append(inline_sentence(p.text))
     for quote, shows in by_quote.items():
         # A point's text may be a sentence or a fragment ("avoids a full table scan"): this
         # frame reads right with either.
@@ -96,11 +89,11 @@ def _said(evaluation: Evaluation, kind: FeedbackKind) -> str:
     # Points the model recognised but credited little because the answer is brief against the
     # reference (``Calibration.depth``): say so rather than "I did not hear the main ideas".
     named = [p for p in points
-             if _cov(p) < 0.5 <= float(str(p.get("semantic", 0))) and _quote(p)]
+             if p.coverage < 0.5 <= (p.semantic or 0.0) and _quote(p)]
     if named and not covered:
         parts.append(f"You said “{_quote(named[0])}”: that is the right subject, but it names "
                      "the ideas more than it explains them.")
-    n_missing = sum(_cov(p) < 0.5 for p in points)
+    n_missing = sum(p.coverage < 0.5 for p in points)
     if kind != "comment" and n_missing and len(points) > 1:
         shown = len(points) - n_missing
         if shown:
@@ -204,8 +197,8 @@ class FeedbackAgent:
         async def produce(reasons: list[str]) -> Feedback:
             user = json.dumps({
                 "question": question.text, "feedback_kind": kind, "score": evaluation.score,
-                "points": [{"text": p["text"], "coverage": p["coverage"],
-                            "candidate_words": p.get("evidence", [])}
+                "points": [{"text": p.text, "coverage": p.coverage,
+                            "candidate_words": p.evidence}
                            for p in evaluation.points],
                 "misconceptions": evaluation.misconceptions,
                 "never_say": question.forbidden_hints,

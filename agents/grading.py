@@ -154,14 +154,20 @@ def find_phrase(answer: PreparedAnswer, phrase: str, *,
 
 @dataclass
 class PointResult:
+    """One assessment point's grade: the one record that flows from the rubric (``grade``)
+    through the evaluator's credit and caps (``agents.evaluate.judge``) to the feedback and
+    the report (stored as ``agents.state.PointScore``, the same fields by name)."""
+
     point_id: str
     text: str
     weight: float
-    coverage: float
+    coverage: float  # the credit, 0..1
     concepts_found: list[str] = field(default_factory=list)
     concepts_missing: list[str] = field(default_factory=list)
-    evidence: list[str] = field(default_factory=list)  # answer excerpts that showed it
+    # The rubric's answer excerpts that showed it; after ``judge``, the candidate's own words.
+    evidence: list[str] = field(default_factory=list)
     misconceptions: list[str] = field(default_factory=list)
+    semantic: float | None = None  # the semantic grader's reading of the point, when it ran
 
 
 class Reason(StrEnum):

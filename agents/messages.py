@@ -6,13 +6,15 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from agents.grading import PointResult
+
 FeedbackKind = Literal["correction", "guidance", "comment"]
 
 
 class Evaluation(BaseModel):
     score: float = Field(ge=0, le=1)
     has_standard_answer: bool
-    points: list[dict[str, object]] = []  # PointScore dicts
+    points: list[PointResult] = []  # one grade per assessment point
     misconceptions: list[str] = []
     reason: str = ""
     model_score: float | None = None  # what a model voter said, when a model is configured

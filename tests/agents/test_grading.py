@@ -199,3 +199,33 @@ def test_one_reason_type_flows_from_the_rubric_to_the_evaluation() -> None:
     evaluation = asyncio.run(agent.evaluate(q.text, "I don't know.", know))
     assert evaluation.reason == Reason.dont_know
     assert agent.judge(q.text, q.reference_answer, know).reason is Reason.none
+
+
+def test_one_point_record_flows_from_the_rubric_to_the_report() -> None:
+    """Each point's grade is one typed record (``PointResult``) from the rubric through the
+    evaluator to the feedback, never an untyped dict; the report stores it with the same
+    fields as before (``PointScore``: old records still load)."""
+    from agents.evaluate import EvaluateAgent
+    from agents.feedback import bank_feedback
+    from agents.grading import PointResult
+    from agents.knowledge import KnowledgeAgent
+    from agents.providers.rubric import RubricProvider
+    from agents.state import PointScore
+
+    bank = load_question_bank()
+    q = bank.get("db-acid")
+    know = KnowledgeAgent(bank).for_question(q)
+    rubric = grade(q.reference_answer, know.points)
+    assert rubric.points and all(type(p) is PointResult for p in rubric.points)
+    agent = EvaluateAgent(RubricProvider(), bank=bank)
+    evaluation = asyncio.run(agent.evaluate(q.text, q.reference_answer, know))
+    assert all(type(p) is PointResult for p in evaluation.points)
+    assert [p.point_id for p in evaluation.points] == [p.point_id for p in rubric.points]
+    assert all(p.semantic is not None and p.evidence for p in evaluation.points)
+    quote = evaluation.points[0].evidence[0]
+    assert quote in q.reference_answer and quote in bank_feedback(q, evaluation).evidence
+    stored = json.loads(PointScore.model_validate(evaluation.points[0],
+                                                  from_attributes=True).model_dump_json())
+    assert set(stored) == {"point_id", "text", "weight", "coverage", "evidence",
+                           "misconceptions"}
+    assert PointScore.model_validate(stored).coverage == evaluation.points[0].coverage

@@ -43,7 +43,7 @@ def test_a_hash_table_answer_to_the_index_question_is_near_topic_and_capped() ->
     j = judged("db-index", HASH_TABLE)
     assert j.near_topic and j.off_topic
     assert j.score <= OFF_TOPIC_CAP
-    assert all(not p["evidence"] for p in j.points)  # nothing of it quoted as evidence
+    assert all(not p.evidence for p in j.points)  # nothing of it quoted as evidence
     # The hash-table question's own reference, given here, is capped the same way.
     assert judged("db-index", BANK.get("ds-hash-table").reference_answer).score <= OFF_TOPIC_CAP
 

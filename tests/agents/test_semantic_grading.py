@@ -196,8 +196,8 @@ def test_model_credit_beyond_the_rubric_grows_with_what_the_answer_says() -> Non
     terse = "It stands for atomicity, consistency, isolation and durability."
     j = judged("db-acid", terse)
     assert j.score < score("db-acid", BANK.get("db-acid").reference_answer) - 0.3
-    assert all(float(p["coverage"]) < 0.5 <= float(p["semantic"])  # type: ignore[arg-type]
-               for p in j.points if float(p["semantic"]) >= 0.9)  # type: ignore[arg-type]
+    assert all(p.coverage < 0.5 <= (p.semantic or 0.0)
+               for p in j.points if (p.semantic or 0.0) >= 0.9)
     evaluation = Evaluation(score=j.score, has_standard_answer=True, points=j.points,
                             misconceptions=j.misconceptions, reason=j.reason)
     text = bank_feedback(BANK.get("db-acid"), evaluation).text
@@ -259,7 +259,7 @@ def test_quotes_are_the_candidates_words_verbatim() -> None:
               "is the slot. When two keys collide, each slot keeps a little linked list. "
               "Lookups are constant time on average.")
     j = judged(q.id, answer)
-    quotes = [str(e) for p in j.points for e in p["evidence"]]  # type: ignore[attr-defined]
+    quotes = [e for p in j.points for e in p.evidence]
     assert quotes and all(qt in answer for qt in quotes)
 
 
@@ -268,7 +268,8 @@ def _state_with(answer: str, qid: str) -> InterviewState:
     j = judged(qid, answer)
     turn = Turn(turn_id="t1", question_id=qid, phase=Phase.initial, text=q.text, topic=q.topic,
                 difficulty=q.difficulty, asked_t_ms=1000, answer=answer, answered_t_ms=64_000,
-                score=j.score, points=[PointScore.model_validate(p) for p in j.points])
+                score=j.score,
+                points=[PointScore.model_validate(p, from_attributes=True) for p in j.points])
     return InterviewState(session_id="s", config=SessionConfig(
         candidate_id="c", role="backend", mode="text",
         self_ratings=SelfRatings(algorithms=3, engineering=3, projects=3)), turns=[turn],
@@ -389,7 +390,7 @@ def test_what_the_candidate_is_unsure_of_earns_no_credit() -> None:
     hedged = sure + " I'm not sure what happens when two keys land on the same index."
     claimed = sure + " When two keys land on the same index they are chained in a list."
     j = judged("ds-hash-table", hedged)
-    quotes = [str(e) for p in j.points for e in p["evidence"]]  # type: ignore[attr-defined]
+    quotes = [e for p in j.points for e in p.evidence]
     assert quotes and not any("not sure" in q for q in quotes)
     assert j.score < score("ds-hash-table", claimed)
 
@@ -555,10 +556,10 @@ def test_a_point_said_in_other_words_quotes_the_clause_that_states_it() -> None:
     """The cross-encoder, reading each clause, quoted "so whatever one call appended ..." as
     the evidence for the fix."""
     j = judged("py-mutable-default", PARAPHRASE)
-    fix = next(p for p in j.points if p["point_id"] == "fix")
-    assert fix["evidence"] == [
+    fix = next(p for p in j.points if p.point_id == "fix")
+    assert fix.evidence == [
         "Make the default a placeholder value and build a new container in the body."]
-    assert all(q in PARAPHRASE for p in j.points for q in p["evidence"])  # type: ignore[attr-defined]
+    assert all(q in PARAPHRASE for p in j.points for q in p.evidence)
 
 
 class _ReadsAs(CrossEncoder):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from agents.evaluate import EvaluateAgent
 from agents.feedback import DONT_KNOW, KEYWORD_LIST, NAMED_NOT_EXPLAINED, bank_feedback
+from agents.grading import PointResult
 from agents.knowledge import KnowledgeAgent
 from agents.messages import Evaluation
 from agents.providers.rubric import RubricProvider
@@ -58,8 +59,8 @@ def test_every_point_misconception_and_hint_of_the_bank_reads_in_its_frame() -> 
     rendered = 0
     for q in BANK.questions.values():
         for p in q.assessment_points:
-            point = {"id": p.id, "text": p.text, "weight": p.weight, "coverage": 1.0,
-                     "evidence": ["the words that showed it"]}
+            point = PointResult(point_id=p.id, text=p.text, weight=p.weight, coverage=1.0,
+                                evidence=["the words that showed it"])
             ev = Evaluation(score=0.9, has_standard_answer=True, points=[point],
                             misconceptions=[], reason="")
             texts = [bank_feedback(q, ev).evidence]

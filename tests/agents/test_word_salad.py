@@ -56,7 +56,7 @@ def test_a_salad_gets_asked_again_and_is_never_quoted() -> None:
     q = BANK.get("conc-concurrency-vs-parallelism")
     salad = _salads(q.reference_answer, random.Random(7))[0]
     j = AGENT.judge(q.text, salad, KNOW.for_question(q))
-    assert j.score == 0.0 and all(not p["evidence"] for p in j.points)
+    assert j.score == 0.0 and all(not p.evidence for p in j.points)
     fb = bank_feedback(q, Evaluation(score=j.score, has_standard_answer=True, points=j.points,
                                      reason=j.reason))
     assert fb.text == NOT_A_SENTENCE and "“" not in fb.text and fb.kind == "correction"
