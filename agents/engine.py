@@ -24,7 +24,8 @@ from agents import difficulty as difficulty_rules
 from agents.approach import PointGrade, grade_approach_async
 from agents.coding_round import CodingPort, CodingRound, Said
 from agents.evaluate import EvaluateAgent
-from agents.feedback import DONT_KNOW, FeedbackAgent
+from agents.feedback import FeedbackAgent
+from agents.grading import Reason
 from agents.knowledge import KnowledgeAgent
 from agents.names import spoken_topic
 from agents.orchestrator import Action, Decision, Limits, Orchestrator, transition
@@ -494,7 +495,7 @@ class InterviewEngine:
                                                    budget_ends_s=budget_ends_s)
         if evaluation.off_topic and evaluation.answer_about is None:
             evaluation.answer_about = self.knowledge.about(answer, exclude=question.id)
-        dont_know = evaluation.reason == DONT_KNOW
+        dont_know = evaluation.reason is Reason.dont_know
         plan = self.orchestrator.hint_plan(state) if dont_know else None
         fb, reviews = await self.feedback_agent.feedback(
             question, evaluation, answer=answer, hint=plan.hint if plan else None,

@@ -23,7 +23,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from agents.feedback import KEYWORD_LIST
 from agents.fluency import order_factor
 from agents.grading import (
     MISCONCEPTION_ANSWER_FACTOR,
@@ -65,9 +64,7 @@ DISAGREEMENT = 0.4
 MODEL_DEADLINE_S = 0.8  # the live turn never waits longer than this for a model's judgement
 KEYWORD_LIST_CAP = 0.35  # terms listed without a sentence around them
 DONT_KNOW_CAP, SHORT_CAP = 0.1, 0.3
-OFF_TOPIC = Reason.off_topic
-DONT_KNOW_REASON, SHORT_REASON = Reason.dont_know, Reason.short
-WORD_SALAD_REASON, WORD_SALAD_CAP = Reason.word_salad, 0.0
+WORD_SALAD_CAP = 0.0
 _HEDGE = re.compile(r"\b(not sure|(?:do\s*n[o']?t|dont) know|no idea|not certain|"
                     r"(?:can'?t|cannot) remember)\b", re.IGNORECASE)
 OFF_TOPIC_CAP = 0.1
@@ -101,7 +98,7 @@ def _cap(result: Judgement, cap: float, reason: Reason) -> None:
 def _gate(result: Judgement, cap: float) -> None:
     """An answer about something else: no point is credited, whatever words it shares."""
     result.off_topic = True
-    _cap(result, cap, OFF_TOPIC)
+    _cap(result, cap, Reason.off_topic)
 
 
 def _is_keyword_list(answer: str) -> bool:
@@ -138,13 +135,13 @@ def judge(answer: str, points: list[AssessmentPoint],
     # The judgement's own records: ``g.points`` keep the rubric's coverage and excerpts.
     judged = [replace(p, evidence=_quotes(answer, p.evidence)) for p in g.points]
     result = Judgement(g.score, judged, g.misconceptions, g.reason, rubric_score=g.score)
-    if g.reason == Reason.empty:
+    if g.reason is Reason.empty:
         return result
-    order = 1.0 if g.reason == DONT_KNOW_REASON else order_factor(answer)
+    order = 1.0 if g.reason is Reason.dont_know else order_factor(answer)
     if order == 0.0:
         # Its words in no sentence order (``agents.fluency``): whatever keywords it shares, it
         # says nothing, and no clause of it is quoted back as evidence.
-        _cap(result, WORD_SALAD_CAP, WORD_SALAD_REASON)
+        _cap(result, WORD_SALAD_CAP, Reason.word_salad)
         return result
     # "I don't know" and one-word answers are what they are, not answers to another question.
     # A near-topic answer (the gate's verdict, ``agents.relevance``) is gated whatever its
@@ -152,7 +149,7 @@ def judge(answer: str, points: list[AssessmentPoint],
     gated = (relevance is not None and relevance.off_topic
              and (relevance.near_topic or g.score < GATE_RUBRIC_BELOW
                   or relevance.margin >= GATE_STRONG_MARGIN)
-             and g.reason not in (DONT_KNOW_REASON, SHORT_REASON))
+             and g.reason not in (Reason.dont_know, Reason.short))
     if gated:
         # About another question: capped whatever the model would add, so it is not run.
         assert relevance is not None
@@ -181,7 +178,7 @@ def judge(answer: str, points: list[AssessmentPoint],
                     "semantic_reference": round(ev.reference, 3),
                     "similarity_demoted": round(ev.cos_demoted, 3)}
     # "I don't know" is not about another subject, however little the model finds in it.
-    if g.reason != DONT_KNOW_REASON and grader.off_topic(g.score, ev, authored=authored):
+    if g.reason is not Reason.dont_know and grader.off_topic(g.score, ev, authored=authored):
         result.score = score
         _gate(result, grader.calibration(authored).off_topic_cap)
         return result
@@ -195,15 +192,15 @@ def judge(answer: str, points: list[AssessmentPoint],
             # points at evidence, so quote the clause that states the point.
             jp.evidence = [grader.locate(pr.text, many_clauses, authored=authored,
                                          others=[o.text for o in g.points if o is not pr])]
-    if g.reason == DONT_KNOW_REASON:
+    if g.reason is Reason.dont_know:
         score = min(score, DONT_KNOW_CAP)
-    elif g.reason == SHORT_REASON and (authored or reference is None):
+    elif g.reason is Reason.short and (authored or reference is None):
         # A bank question asks for an explanation: three words are not one. Against a reference
         # answer of its own (``viva grade``) a short answer may be complete ("By turning off
         # the electricity."), and the combination fitted on such answers already weighs it.
         score = min(score, SHORT_CAP)
     elif _is_keyword_list(answer):
-        score, result.reason = min(score, KEYWORD_LIST_CAP), KEYWORD_LIST
+        score, result.reason = min(score, KEYWORD_LIST_CAP), Reason.keyword_list
     if order < 1.0:
         # Between the word-order bars: the credit stands in proportion.
         score *= order
@@ -268,8 +265,8 @@ class EvaluateAgent:
                                 points=j.points, misconceptions=j.misconceptions,
                                 reason=j.reason, off_topic=j.off_topic, relevance=j.relevance,
                                 answer_about=j.about,
-                                rubric_only=self.grader is None and j.reason != Reason.empty)
-        if self.provider.has_model and j.reason == Reason.none:
+                                rubric_only=self.grader is None and j.reason is not Reason.empty)
+        if self.provider.has_model and j.reason is Reason.none:
             deadline = model_deadline(self.model_deadline_s, budget_ends_s)
             try:
                 if deadline < MIN_MODEL_CALL_S:

@@ -24,9 +24,6 @@ CORRECTION_BELOW = 0.3
 GUIDANCE_BELOW = 0.6
 FEEDBACK_DEADLINE_S = 0.9  # model wording, at most (and no more than the turn has left)
 GROUNDED_SHARE = 0.6  # share of a model's content words that must come from the question
-DONT_KNOW = Reason.dont_know
-WORD_SALAD = Reason.word_salad
-KEYWORD_LIST = Reason.keyword_list  # agents.evaluate caps such an answer
 # A bare list of the right terms: the authored guidance ("You have some of the letters")
 # would not be true of it; this is.
 NAMED_NOT_EXPLAINED = ("You named the terms, but a list does not explain them. Say what each "
@@ -117,21 +114,21 @@ def bank_feedback(question: Question, evaluation: Evaluation, *,
         suggestion = f"The question was: {question.text}"
         judgement = "So I cannot give it credit yet."
         kind = "correction"
-    elif evaluation.reason == WORD_SALAD:
+    elif evaluation.reason is Reason.word_salad:
         # Words in no order: nothing to quote and nothing to correct yet, only to ask again.
         evidence, suggestion, judgement = NOT_A_SENTENCE, "", ""
         kind = "correction"
-    elif evaluation.reason == DONT_KNOW and hint is not None:
+    elif evaluation.reason is Reason.dont_know and hint is not None:
         # The first "I don't know" on a question: a hint and a smaller question, never the
         # answer (``Orchestrator.hint_plan``).
         kind = "guidance"
         evidence = "You said you are not sure, and that is fine."
         suggestion = f"Here is a hint: {closed(hint)}"
         judgement = "Let me ask about a smaller part of it."
-    elif evaluation.reason == KEYWORD_LIST:
+    elif evaluation.reason is Reason.keyword_list:  # agents.evaluate caps such an answer
         evidence, suggestion = _said(evaluation, kind), NAMED_NOT_EXPLAINED
         judgement = "You are partly there." if kind != "correction" else "This one needs more work."
-    elif evaluation.reason == DONT_KNOW:
+    elif evaluation.reason is Reason.dont_know:
         evidence = "You said you did not know this one."
         suggestion = question.feedback.correction
         judgement = "It is worth reviewing before your next interview."
@@ -189,8 +186,9 @@ class FeedbackAgent:
         fallback = bank_feedback(question, evaluation, hint=hint)
         kind = fallback.kind
         deadline = model_deadline(self.deadline_s, budget_ends_s)
-        if not self.provider.has_model or evaluation.off_topic or (
-                evaluation.reason in (DONT_KNOW, WORD_SALAD)) or deadline < MIN_MODEL_CALL_S:
+        if (not self.provider.has_model or evaluation.off_topic
+                or evaluation.reason in (Reason.dont_know, Reason.word_salad)
+                or deadline < MIN_MODEL_CALL_S):
             # Nothing for a model to add: the bank wording says it exactly.
             return fallback, []
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agents.grading import PointResult
+from agents.grading import PointResult, Reason
 
 FeedbackKind = Literal["correction", "guidance", "comment"]
 
@@ -16,7 +16,7 @@ class Evaluation(BaseModel):
     has_standard_answer: bool
     points: list[PointResult] = []  # one grade per assessment point
     misconceptions: list[str] = []
-    reason: str = ""
+    reason: Reason = Reason.none  # why the score is what it is beyond its points
     model_score: float | None = None  # what a model voter said, when a model is configured
     model_late: bool = False  # the model missed its deadline; the grader's score stands
     voters_disagree: bool = False

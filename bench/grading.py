@@ -43,8 +43,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.evaluate import WORD_SALAD_REASON, EvaluateAgent, Judgement, judge
-from agents.grading import clauses, content_words, derive_points, grade, quote_for, sentences
+from agents.evaluate import EvaluateAgent, Judgement, judge
+from agents.grading import (
+    Reason,
+    clauses,
+    content_words,
+    derive_points,
+    grade,
+    quote_for,
+    sentences,
+)
 from agents.knowledge import Knowledge, KnowledgeAgent
 from agents.providers.base import LanguageProvider
 from agents.providers.rubric import RubricProvider
@@ -339,7 +347,7 @@ def _word_salad(bank: QuestionBank, timer: _Timer) -> dict[str, Any]:
             rng.shuffle(ws)
             j = timer.judge(q.text, " ".join(ws), k)
             scores.append(j.score)
-            salads += j.reason == WORD_SALAD_REASON
+            salads += j.reason is Reason.word_salad
             not_below += j.score >= firsts[q.id] and j.score > 0
         out[kind] = {"n": len(scores), "mean": round(sum(scores) / max(1, len(scores)), 3),
                      "max": round(max(scores, default=0.0), 3),

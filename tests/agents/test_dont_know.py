@@ -10,8 +10,8 @@ import pytest
 
 from agents.engine import InterviewEngine
 from agents.evaluate import judge
-from agents.feedback import DONT_KNOW, bank_feedback
-from agents.grading import says_dont_know
+from agents.feedback import bank_feedback
+from agents.grading import Reason, says_dont_know
 from agents.hints import DERIVED, area_of, derived_id, gives_away, parent_question_id
 from agents.messages import Evaluation
 from agents.orchestrator import Limits, Orchestrator
@@ -42,7 +42,7 @@ def _state(q: Question, phase: Phase, followup_id: str | None = None,
 
 def _dont_know(q: Question) -> Evaluation:
     j = judge(IDK, q.assessment_points, q.misconceptions)
-    assert j.reason == DONT_KNOW
+    assert j.reason is Reason.dont_know
     return Evaluation(score=j.score, has_standard_answer=True, points=j.points,
                       misconceptions=[], reason=j.reason)
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
 
 from agents.grading import Reason, derive_points, grade, says_dont_know, tokens
 from agents.question_bank import load_question_bank
@@ -186,7 +190,6 @@ def test_one_reason_type_flows_from_the_rubric_to_the_evaluation() -> None:
     """The rubric's grade, the evaluator's judgement and the evaluation the feedback reads
     carry the same ``Reason`` member, never a look-alike string."""
     from agents.evaluate import EvaluateAgent
-    from agents.feedback import DONT_KNOW
     from agents.knowledge import KnowledgeAgent
     from agents.providers.rubric import RubricProvider
 
@@ -195,9 +198,9 @@ def test_one_reason_type_flows_from_the_rubric_to_the_evaluation() -> None:
     know = KnowledgeAgent(bank).for_question(q)
     assert grade("I don't know.", know.points).reason is Reason.dont_know
     agent = EvaluateAgent(RubricProvider(), bank=bank)
-    assert agent.judge(q.text, "I don't know.", know).reason is Reason.dont_know is DONT_KNOW
+    assert agent.judge(q.text, "I don't know.", know).reason is Reason.dont_know
     evaluation = asyncio.run(agent.evaluate(q.text, "I don't know.", know))
-    assert evaluation.reason == Reason.dont_know
+    assert evaluation.reason is Reason.dont_know
     assert agent.judge(q.text, q.reference_answer, know).reason is Reason.none
 
 
@@ -229,3 +232,42 @@ def test_one_point_record_flows_from_the_rubric_to_the_report() -> None:
     assert set(stored) == {"point_id", "text", "weight", "coverage", "evidence",
                            "misconceptions"}
     assert PointScore.model_validate(stored).coverage == evaluation.points[0].coverage
+
+
+def _reason_aliases_and_string_compares(path: Path) -> list[str]:
+    found = []
+    tree = ast.parse(path.read_text())
+    for node in tree.body:  # a module's name for a member ("DONT_KNOW = Reason.dont_know")
+        if not isinstance(node, ast.Assign):
+            continue
+        values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+        found += [f"{path.name}:{node.lineno}: alias of Reason.{v.attr}" for v in values
+                  if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)
+                  and v.value.id == "Reason"]
+    for compare in ast.walk(tree):
+        if isinstance(compare, ast.Compare):
+            sides = [compare.left, *compare.comparators]
+            strings = [s for side in sides for s in (
+                side.elts if isinstance(side, ast.Tuple | ast.Set | ast.List) else [side])
+                if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+            if strings and any(isinstance(side, ast.Attribute) and side.attr == "reason"
+                               for side in sides):
+                found.append(f"{path.name}:{compare.lineno}: a reason compared with a string")
+    return found
+
+
+def test_reasons_are_members_never_bare_strings() -> None:
+    """The evaluation's reason is a ``Reason`` (its stored text reads back as the member, any
+    other text is refused), and no grading module names a reason by another name or compares
+    one with a string."""
+    from agents.messages import Evaluation
+
+    read = Evaluation.model_validate({"score": 0.0, "has_standard_answer": True,
+                                      "reason": "off-topic"})
+    assert read.reason is Reason.off_topic
+    assert Evaluation(score=0.0, has_standard_answer=True).reason is Reason.none
+    with pytest.raises(ValidationError):
+        Evaluation.model_validate({"score": 0.0, "has_standard_answer": True,
+                                   "reason": "not sure"})
+    files = [*sorted((ROOT / "agents").glob("*.py")), ROOT / "bench" / "grading.py"]
+    assert [f for p in files for f in _reason_aliases_and_string_compares(p)] == []

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from agents.engine import InterviewEngine, StepResult
-from agents.evaluate import OFF_TOPIC, EvaluateAgent, Judgement, judge
+from agents.evaluate import EvaluateAgent, Judgement, judge
 from agents.feedback import FeedbackAgent, bank_feedback, grounded
 from agents.grading import Reason, derive_points
 from agents.knowledge import Knowledge, KnowledgeAgent
@@ -113,7 +113,7 @@ def test_threads_answer_to_the_mutable_default_question_is_named_off_topic() -> 
               "share its memory, so switching between threads is cheaper than between "
               "processes.")
     j = judged(q.id, answer)
-    assert j.off_topic and j.reason == OFF_TOPIC and j.score < 0.3
+    assert j.off_topic and j.reason is Reason.off_topic and j.score < 0.3
     # Named by its topic in words, never by tags ("ownership and star").
     assert j.about in ("operating systems", "concurrency"), j.about
     ev = Evaluation(score=j.score, has_standard_answer=True, points=j.points,

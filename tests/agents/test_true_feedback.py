@@ -6,8 +6,8 @@ as "avoids a full table scan" too). The bank, the real grader."""
 from __future__ import annotations
 
 from agents.evaluate import EvaluateAgent
-from agents.feedback import DONT_KNOW, KEYWORD_LIST, NAMED_NOT_EXPLAINED, bank_feedback
-from agents.grading import PointResult
+from agents.feedback import NAMED_NOT_EXPLAINED, bank_feedback
+from agents.grading import PointResult, Reason
 from agents.knowledge import KnowledgeAgent
 from agents.messages import Evaluation
 from agents.providers.rubric import RubricProvider
@@ -30,7 +30,7 @@ def feedback(qid: str, answer: str) -> tuple[Evaluation, str]:
 def test_a_list_of_the_right_terms_is_told_to_explain_them() -> None:
     terms = "B-tree sorted structure, faster lookups, no full scan, slower inserts, extra storage"
     ev, text = feedback("db-index", terms)
-    assert ev.reason == KEYWORD_LIST, ev.reason
+    assert ev.reason is Reason.keyword_list, ev.reason
     assert NAMED_NOT_EXPLAINED in text, text
     assert BANK.get("db-index").feedback.guidance not in text  # "You are part way…"
     # All four letters of ACID, listed: never "You have some of the letters".
@@ -62,16 +62,16 @@ def test_every_point_misconception_and_hint_of_the_bank_reads_in_its_frame() -> 
             point = PointResult(point_id=p.id, text=p.text, weight=p.weight, coverage=1.0,
                                 evidence=["the words that showed it"])
             ev = Evaluation(score=0.9, has_standard_answer=True, points=[point],
-                            misconceptions=[], reason="")
+                            misconceptions=[], reason=Reason.none)
             texts = [bank_feedback(q, ev).evidence]
             for m in q.misconceptions:
                 texts.append(bank_feedback(q, Evaluation(
                     score=0.2, has_standard_answer=True, points=[point],
-                    misconceptions=[m.text], reason="")).evidence)
+                    misconceptions=[m.text], reason=Reason.none)).evidence)
             for hint in q.hints:
                 texts.append(bank_feedback(q, Evaluation(
                     score=0.0, has_standard_answer=True, points=[point], misconceptions=[],
-                    reason=DONT_KNOW), hint=hint).text)
+                    reason=Reason.dont_know), hint=hint).text)
             for text in texts:
                 rendered += 1
                 assert not any(b in text for b in _BROKEN), (q.id, text)
