@@ -45,6 +45,7 @@ from bench.local_stack import (
     bench_reviewer_token,
     local_redis,
     private_redis,
+    ws_url,
 )
 from bench.stats import percentile
 
@@ -167,12 +168,6 @@ async def create(http: httpx.AsyncClient, base: str, n: int, questions: int, fig
 
 class BenchError(Exception):
     pass
-
-
-def ws_url(base: str, session: dict[str, Any]) -> str:
-    """The socket URL with the one-time ticket POST /api/sessions handed out (one use)."""
-    path = session["ws_url"].split("/ws/", 1)[1]
-    return base.replace("http", "ws", 1) + "/ws/" + path
 
 
 async def recv(ws: ClientConnection) -> dict[str, Any]:

@@ -119,3 +119,10 @@ def app_server(redis_url: str, **env: str) -> Iterator[str]:
                 proc.wait(15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def ws_url(base: str, session: dict[str, object]) -> str:
+    """The socket URL with the one-time ticket POST /api/sessions handed out (one use), on
+    ``base``: no session token ever goes into a URL (nor into the server's access log)."""
+    path = str(session["ws_url"]).split("/ws/", 1)[1]
+    return base.replace("http", "ws", 1) + "/ws/" + path

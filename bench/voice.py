@@ -30,7 +30,7 @@ import websockets
 from agents.text_normalization import word_errors
 from audio.pcm import STT_RATE
 from audio.sample_speech import SpeechMaker
-from bench.local_stack import app_server, private_redis
+from bench.local_stack import app_server, private_redis, ws_url
 from bench.stats import percentile
 
 FRAME_S = 0.02
@@ -134,10 +134,8 @@ class VoiceClient:
                 "max_questions": max_questions})
             r.raise_for_status()
             self.session = r.json()
-        ws_url = self.base_url.replace("http", "ws", 1)
-        self.ws = await websockets.connect(
-            f"{ws_url}/ws/sessions/{self.session['session_id']}?token={self.session['token']}",
-            max_size=1 << 22)
+        self.ws = await websockets.connect(ws_url(self.base_url, self.session),
+                                           max_size=1 << 22)
         self._tasks.append(asyncio.create_task(self._receive()))
         await self.send({"type": "start"})
         await self.send({"type": "audio_config", "sample_rate": sample_rate,
