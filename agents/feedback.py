@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
+from agents.fluency import FUNCTION_WORDS, words
 from agents.grading import PointResult, Reason, content_words, stem
 from agents.messages import Evaluation, Feedback, FeedbackKind, ModelFeedback
 from agents.providers.base import LanguageProvider, ProviderError
-from agents.question_bank import Question
+from agents.question_bank import Question, QuestionBank
 from agents.review import ReviewResult, reviewed
 from agents.turn_budget import MIN_MODEL_CALL_S, model_deadline
 
@@ -63,6 +65,63 @@ def closed(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else f"{text}."
 
 
+def covers(quote: str, shows: list[str]) -> str:
+    """The frame that says what the candidate's quoted words earned: each point's text goes
+    in as ``inline_sentence`` makes it, two of them joined by "; and"."""
+    return f"You said “{quote}”, which covers this: {'; and '.join(shows)}."
+
+
+# A point's text that ends in one of these stops mid-phrase inside the frame (a preposition
+# may end a clause: "who it was for").
+_JOINING_WORDS = frozenset("""
+a an the and or but nor of as such than via per plus versus vs e.g i.e its their whose
+because whether
+""".split())
+_SEAMS = ("..", " .", ",.", ";.", ":.", "?.", "!.", " ,", "  ")
+_DOUBLED_WORD = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
+
+
+def point_text_problem(text: str) -> str | None:
+    """Why a point's text would not read as a clause in the ``covers`` frame, else None: it
+    ends in a fragment ("... in a hash set or"), its brackets do not close, or it is a bare
+    list of terms ("relational, schema, joins, SQL": no word says how they relate)."""
+    body = text.strip().rstrip(".").rstrip()  # the frame's full stop stands for its own
+    if not body:
+        return "it is empty"
+    if body.count("(") != body.count(")"):
+        return "its brackets do not close"
+    if body[-1] in ",;:-–—…/&+=(":
+        return f"it ends in “{body[-1]}”, a fragment"
+    if body[-1] in "?!":
+        return f"it ends in “{body[-1]}”: the frame ends it with a full stop"
+    last = body.split()[-1].lower().rstrip(".")
+    if last in _JOINING_WORDS:
+        return f"it ends in “{last}”, a fragment"
+    outside = re.sub(r"\([^()]*\)", " ", body)  # a list in brackets is an example
+    terms = [t for t in re.split(r"[,;]", outside) if t.strip()]
+    if len(terms) >= 3 and not any(w in FUNCTION_WORDS for w in words(outside)):
+        return ("it is a bare list of terms: say how they relate, with a verb or joining "
+                "words (“with”, “and”, “of”)")
+    said = covers("…", [inline_sentence(text)])
+    if any(seam in said for seam in _SEAMS) or _DOUBLED_WORD.search(said):
+        return f"it does not read in the frame: {said}"
+    return None
+
+
+def frame_errors(bank: QuestionBank) -> list[str]:
+    """Every assessment point of ``bank`` whose text does not read as a clause in the
+    feedback frame (``viva bank validate``), naming the question and the point."""
+    errors = []
+    for q in bank.questions.values():
+        for p in q.assessment_points:
+            problem = point_text_problem(p.text)
+            if problem is not None:
+                errors.append(f"question {q.id}, point {p.id}: “{p.text}” does not read as a "
+                              f"clause in the feedback frame (“which covers this: …”): "
+                              f"{problem}")
+    return errors
+
+
 def _quote(p: PointResult) -> str | None:
     return p.evidence[0].strip().rstrip(".,;") if p.evidence else None
 
@@ -81,8 +140,9 @@ def _said(evaluation: Evaluation, kind: FeedbackKind) -> str:
         by_quote.setdefault(str(_quote(p)), []).append(inline_sentence(p.text))
     for quote, shows in by_quote.items():
         # A point's text may be a sentence or a fragment ("avoids a full table scan"): this
-        # frame reads right with either.
-        parts.append(f"You said “{quote}”, which covers this: {'; and '.join(shows)}.")
+        # frame reads right with either; ``viva bank validate`` refuses one it would not
+        # (``point_text_problem``).
+        parts.append(covers(quote, shows))
     # Points the model recognised but credited little because the answer is brief against the
     # reference (``Calibration.depth``): say so rather than "I did not hear the main ideas".
     named = [p for p in points

@@ -42,6 +42,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _bank_validate(args: argparse.Namespace) -> int:
     from agents.coding_round import WordingError, wording_for
+    from agents.feedback import frame_errors
     from agents.question_bank import BankError, load_question_bank
     from server.settings import get_settings
 
@@ -50,6 +51,7 @@ def _bank_validate(args: argparse.Namespace) -> int:
     try:
         bank = load_question_bank(bank_dir)
         print(f"questions: {len(bank)} over {len(bank.topics)} topics")
+        errors.extend(frame_errors(bank))  # each point reads as a clause in the feedback
     except BankError as exc:
         errors.append(str(exc))
     try:

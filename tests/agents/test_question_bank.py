@@ -60,3 +60,47 @@ def test_validate_command_accepts_the_shipped_bank(tmp_path: Path) -> None:
                           str(tmp_path / "bank")], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "bank ok" in out.stdout
+
+
+def test_every_point_of_the_shipped_bank_reads_as_a_clause_in_the_feedback_frame() -> None:
+    from agents.feedback import frame_errors
+
+    assert frame_errors(load_question_bank()) == []
+
+
+def test_a_point_that_is_not_a_clause_fails_validation_naming_question_and_point(
+        tmp_path: Path) -> None:
+    """``viva bank validate`` refuses a point's text that would not read in the feedback frame
+    ("You said “…”, which covers this: …"): a bare list of terms, a trailing fragment."""
+    from agents.feedback import point_text_problem
+
+    assert "bare list of terms" in str(point_text_problem("relational, schema, joins, SQL"))
+    assert "fragment" in str(point_text_problem("Store seen numbers in a hash set or"))
+    assert "fragment" in str(point_text_problem("A concrete example, such as"))
+    assert "fragment" in str(point_text_problem("Split into halves and sort each,"))
+    assert "brackets" in str(point_text_problem("Self-balancing variants (AVL, red-black"))
+    for clause in ("Relational databases have a schema, joins, SQL and ACID transactions",
+                   "Clear context, the problem and who it was for", "O(log n) comparisons",
+                   "Names the four levels in order (read uncommitted, read committed, "
+                   "repeatable read, serializable)."):
+        assert point_text_problem(clause) is None, clause
+    shutil.copytree(ROOT / "bank", tmp_path / "bank")
+    for name, old, new in (
+            ("databases.yaml", "text: Relational databases have a schema, joins, SQL and ACID "
+             "transactions", "text: relational, schema, joins, SQL"),
+            ("data_structures.yaml", "text: Collisions are resolved by chaining or open "
+             "addressing", "text: Collisions are resolved by chaining or")):
+        path = tmp_path / "bank" / "questions" / name
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, new, 1))
+    out = subprocess.run([sys.executable, "-m", "server.cli", "bank", "validate",
+                          str(tmp_path / "bank")], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1 and "bank ok" not in out.stdout
+    errors = [line for line in out.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 2, out.stderr
+    assert errors[0].startswith("error: question ds-hash-table, point collisions: “Collisions "
+                                "are resolved by chaining or” does not read as a clause")
+    assert errors[0].endswith("it ends in “or”, a fragment")
+    assert errors[1].startswith("error: question db-sql-vs-nosql, point relational: "
+                                "“relational, schema, joins, SQL” does not read as a clause")
+    assert "a bare list of terms" in errors[1]
