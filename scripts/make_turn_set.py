@@ -57,6 +57,7 @@ MIN_PAUSED_S = 1.5
 # the operating point's cut-in rate is estimated on more than one pause per utterance (41
 # dev pauses made 1 cut-in 2.4 % and 2 cut-ins 4.9 %: the goal, 4 %, fell between them).
 EXTRA_DEV_PAUSES = 2
+APART_S = 0.1  # an extra pause is at least this far from the other pauses of its recording
 FILLERS = {"um", "uh", "erm", "er", "uhm", "hmm", "mm", "ah", "eh", "umm", "uh-huh"}
 
 MSC = ("RichardSterry/msc-project", "638c3e775250ba3a7f050ae350b859648400f854")
@@ -229,36 +230,35 @@ Paused = tuple[np.ndarray, list[tuple[float, float]]]
 
 
 def extra_pauses(model, x: np.ndarray, words: list[tuple[float, float, str]],  # type: ignore[no-untyped-def]
-                 taken: set[int], name: str, most: int) -> list[Paused]:
-    """Up to ``most`` more paused copies of ``x``, one pause each, at word gaps (counted in
-    words before the gap) not in ``taken``; each must decode to the plain
-    words like the main paused copy (``plan_holds``). A seeded stream of its own, so adding
-    them changes no other file of the set."""
+                 taken: list[float], name: str, most: int) -> list[Paused]:
+    """Up to ``most`` more paused copies of ``x``, one pause each, at word gaps more than
+    ``APART_S`` from every place in ``taken`` (seconds into ``x``) and from each other (two
+    gaps' quietest stretches can be one); each must decode to the plain words like the main
+    paused copy (``plan_holds``). A seeded stream of its own, so adding them changes no other
+    file of the set."""
     rng = np.random.default_rng([SEED, zlib.crc32(f"{name}:extra".encode())])
     out = []
-    used = set(taken)
-    for at, _level, before in sorted(rs.cut_points(x, words), key=lambda p: p[1]):
+    used = list(taken)
+    for at, _level, _before in sorted(rs.cut_points(x, words), key=lambda p: p[1]):
         if len(out) >= most:
             break
-        if before in used:
+        if any(abs(at / RATE - place) <= APART_S for place in used):
             continue
         duration = round(min(3.0, float(rng.uniform(1.0, 2.5)) * 1.2), 2)
         y, spans = rs.insert_pauses(x, [(at, duration)], rng)
         if rs.plan_holds(model, y, spans, rs.normalise(words)):
             out.append((y, spans))
-            used.add(before)
+            used.append(at / RATE)
     return out
 
 
-def words_before(words: list[tuple[float, float, str]], spans: list[tuple[float, float]]
-                 ) -> set[int]:
-    """The word gaps (words before each) of a paused copy's pauses, in the plain clip's time."""
-    taken, shift = set(), 0.0
+def pause_places(spans: list[tuple[float, float]]) -> list[float]:
+    """Where a paused copy's pauses are in the plain recording's time (seconds)."""
+    places, shift = [], 0.0
     for at, duration in spans:
-        plain_at = at - shift
-        taken.add(sum(1 for w in words if (w[0] + w[1]) / 2 < plain_at))
+        places.append(at - shift)
         shift += duration
-    return taken
+    return places
 
 
 def add_extra_dev_pauses(mirrors: Path, out: Path, most: int) -> None:
@@ -283,7 +283,7 @@ def add_extra_dev_pauses(mirrors: Path, out: Path, most: int) -> None:
             continue
         words = rs.word_spans(model, x)
         main = existing.get(name)
-        taken = words_before(words, main.pauses) if main is not None else set()
+        taken = pause_places(main.pauses) if main is not None else []
         for n, (y, spans) in enumerate(extra_pauses(model, x, words, taken, src.name, most), 1):
             file = f"{src.name}_x{n}.wav"
             rs.write_wav(folder / file, y)

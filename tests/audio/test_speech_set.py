@@ -171,3 +171,28 @@ def test_filler_counts_match_the_text() -> None:
                 words = ["".join(ch for ch in w.lower() if ch.isalpha() or ch == "-")
                          for w in clip.text.split()]
                 assert clip.fillers == sum(w in fillers for w in words), clip.name
+
+
+def test_extra_dev_pauses_are_other_gaps_of_dev_recordings() -> None:
+    """The dev-only extra paused copies (``<name>_x<k>.wav``): each is a finished dev
+    utterance with one pause at another place than its main paused copy's and its other
+    extras, and the test split has none (its figures stay comparable across stops)."""
+    assert not [c for k in FOLDERS for c in _turns("test", k) if "_x" in c.name]
+    paused = {c.name: c for c in _turns("dev", "paused")}
+    plain = {c.name: c for c in _turns("dev", "plain")}
+    extras = [c for c in paused.values() if "_x" in c.name]
+    assert len(extras) >= 10
+    places: dict[str, list[float]] = {}
+    for name, clip in paused.items():
+        stem = name.split("_x")[0].removesuffix(".wav")
+        original = plain.get(f"{stem}.wav")
+        assert original is not None and original.end == "finished", name
+        assert (clip.speaker, clip.text) == (original.speaker, original.text), name
+        shift = 0.0
+        for at, duration in clip.pauses:   # each pause's place in the plain recording's time
+            places.setdefault(stem, []).append(round(at - shift, 2))
+            shift += duration
+        if "_x" in name:
+            assert len(clip.pauses) == 1, name
+    for stem, at in places.items():
+        assert all(abs(a - b) > 0.05 for i, a in enumerate(at) for b in at[i + 1:]), stem
