@@ -8,7 +8,8 @@ Layout, under ``tests/data/real_submissions/``:
   of git: see the ``.gitignore`` there and SOURCES.md for how to re-create them);
 - ``labels.tsv``: one row per program: ``file problem language expected known_class note``,
   ``expected`` being the verdict read from the code against the bank's constraints (AC, WA, RE,
-  TLE) and ``known_class`` its growth in the problem's ``measure`` parameter;
+  TLE, or CE for a program that does not compile as published) and ``known_class`` its growth
+  in the problem's ``measure`` parameter;
 - ``SOURCES.md``: a table row per program (repository @ commit, path, licence, author, sha256);
   ``LICENSES/`` with each repository's licence text is re-created with the programs (not in
   git either).
@@ -36,7 +37,7 @@ LABELS = "labels.tsv"
 SOURCES = "SOURCES.md"
 LICENCE_DIR = "LICENSES"
 COLUMNS = ("file", "problem", "language", "expected", "known_class", "note")
-EXPECTED = ("AC", "WA", "RE", "TLE")
+EXPECTED = ("AC", "WA", "RE", "TLE", "CE")
 # Classes a label may give (issue 22's list; all are judge.problems.ComplexityClass values).
 KNOWN_CLASSES = ("1", "log n", "n", "n log n", "n^2", "2^n")
 # Licences that allow redistribution (SPDX ids, as the licence column starts).
@@ -60,7 +61,7 @@ class Submission:
     file: str  # relative to the set: <problem>/<language>/<name>.<ext>
     problem: str
     language: str
-    expected: str  # AC, WA, RE or TLE
+    expected: str  # AC, WA, RE, TLE or CE
     known_class: str
     note: str
 
