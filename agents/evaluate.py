@@ -42,7 +42,13 @@ from agents.messages import Evaluation, ModelEvaluation
 from agents.names import answer_subject
 from agents.providers.base import LanguageProvider, ProviderError
 from agents.question_bank import AssessmentPoint, Misconception, QuestionBank
-from agents.relevance import Relevance, RelevanceGate, default_embedder
+from agents.relevance import (
+    OPEN_CONTRAST_BY,
+    OPEN_TOPICS,
+    Relevance,
+    RelevanceGate,
+    default_embedder,
+)
 from agents.semantic import SemanticGrader, default_grader
 from agents.turn_budget import MIN_MODEL_CALL_S, model_deadline
 
@@ -245,11 +251,33 @@ class EvaluateAgent:
                   relevance=relevance, authored=knowledge.source_question_id is not None,
                   question=question_text, alternatives=knowledge.alternative_references,
                   reference_share=knowledge.reference_share)
+        if self._answers_another_story(answer, j, relevance, knowledge):
+            j.near_topic = True
+            _gate(j, OFF_TOPIC_CAP)
         if j.off_topic and relevance is not None and relevance.nearest_other and self.bank:
             other = self.bank.get(relevance.nearest_other)
             asked = self.bank.questions.get(knowledge.source_question_id or "")
             j.about = answer_subject(other.topic.value, asked.topic.value if asked else None)
         return j
+
+    def _answers_another_story(self, answer: str, j: Judgement, relevance: Relevance | None,
+                               knowledge: Knowledge) -> bool:
+        """Open questions (projects, behavioural) invite stories, and stories sit near each
+        other for the embedder, so its near-topic rule lets most through. The grader tells
+        them apart better: an answer to an open bank question that it credits clearly more
+        (``OPEN_CONTRAST_BY``) as the answer to the nearest other open question answers that
+        one. One more grading, only for a credited answer to an open main question."""
+        asked = knowledge.source_question_id
+        if (self.bank is None or relevance is None or relevance.nearest_of_kind is None
+                or asked is None or knowledge.reference_share < 1.0 or j.off_topic
+                or j.reason is not Reason.none or j.score <= OFF_TOPIC_CAP
+                or self.bank.get(asked).topic.value not in OPEN_TOPICS):
+            return False
+        other = self.bank.get(relevance.nearest_of_kind)
+        theirs = judge(answer, list(other.assessment_points), list(other.misconceptions),
+                       reference=other.reference_answer, grader=self.grader, authored=True,
+                       question=other.text)
+        return theirs.score - j.score > OPEN_CONTRAST_BY
 
     async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge, *,
                        budget_ends_s: float | None = None) -> Evaluation:

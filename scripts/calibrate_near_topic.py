@@ -12,8 +12,11 @@ if anything opened it.
 
 For each margin it prints the share of near-topic pairs still credited >= 0.5 and the labelled
 answers it would cap (with the in-house r after capping), for technical and open questions
-apart. The pairs are graded once with the near-topic rule off; the caps are then applied to
-those grades, as ``agents.evaluate.judge`` applies the gate.
+apart. The pairs are graded once with the near-topic rules off; the caps are then applied to
+those grades, as ``agents.evaluate.judge`` applies the gate. For open questions it also
+prints the grader's contrast (``relevance.OPEN_CONTRAST_BY``: the answer graded as the answer
+to the nearest other open question, minus its grade here) at each contrast margin, together
+with the shipped embedder margin.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from tests.split_guard import SplitGuard  # noqa: E402
 
 GUARD = SplitGuard().install()
 
-from agents import relevance  # noqa: E402
+from agents import evaluate, relevance  # noqa: E402
 from agents.evaluate import OFF_TOPIC_CAP, EvaluateAgent  # noqa: E402
 from agents.knowledge import KnowledgeAgent  # noqa: E402
 from agents.providers.rubric import RubricProvider  # noqa: E402
@@ -42,6 +45,8 @@ from bench.grading import DATA, DEV_SPLIT, NEAR_TOPIC_PASS, near_topic_pairs, re
 from bench.stats import pearson  # noqa: E402
 
 MARGINS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+CONTRASTS = (0.1, 0.15, 0.2, 0.25, 0.3)
+SHIPPED_OPEN_MARGIN = relevance.OPEN_NEAR_TOPIC_BY
 
 
 def _graded(kind: str, asked: str, answer: str, agent: EvaluateAgent,
@@ -49,9 +54,17 @@ def _graded(kind: str, asked: str, answer: str, agent: EvaluateAgent,
     bank = agent.bank
     assert bank is not None and agent.gate is not None
     q = bank.get(asked)
-    return {"kind": kind, "open": q.topic.value in relevance.OPEN_TOPICS, "label": label,
-            "score": agent.judge(q.text, answer, knowledge.for_question(q)).score,
-            "margin": _margin(agent, answer, q.id)}
+    is_open = q.topic.value in relevance.OPEN_TOPICS
+    score = agent.judge(q.text, answer, knowledge.for_question(q)).score
+    contrast = None
+    if is_open:
+        other_id = agent.gate.check(answer, q.id, q.text, q.reference_answer).nearest_of_kind
+        if other_id is not None:
+            other = bank.get(other_id)
+            contrast = agent.judge(other.text, answer, knowledge.for_question(other)).score \
+                - score
+    return {"kind": kind, "open": is_open, "label": label, "score": score,
+            "margin": _margin(agent, answer, q.id), "contrast": contrast}
 
 
 def _margin(agent: EvaluateAgent, answer: str, question_id: str) -> float:
@@ -103,8 +116,9 @@ def main(argv: list[str]) -> int:
     agent = EvaluateAgent(RubricProvider(), bank=bank)
     agent.warm()
     knowledge = KnowledgeAgent(bank)
-    # Grade with the near-topic rule off: the margins are applied below.
+    # Grade with the near-topic rules off: the margins are applied below.
     relevance.NEAR_TOPIC_BY = relevance.OPEN_NEAR_TOPIC_BY = float("inf")
+    evaluate.OPEN_CONTRAST_BY = float("inf")
     rows = [_graded("pair", q.id, o.reference_answer, agent, knowledge)
             for q, o in near_topic_pairs(bank)]
     rows += [_graded("labelled", r["question_id"], r["answer"], agent, knowledge,
@@ -133,6 +147,22 @@ def main(argv: list[str]) -> int:
         line["in_house_r_if_both_at_this_margin"] = round(pearson(
             [capped(r) for r in labelled], labels), 4)
         result["margins"].append(line)
+    result["open_contrast"] = []
+    pairs = [r for r in rows if r["kind"] == "pair" and r["open"]]
+    lab = [r for r in labelled if r["open"]]
+    for c in CONTRASTS:
+        def cut(r: dict[str, Any], c: float = c) -> bool:
+            return r["margin"] > SHIPPED_OPEN_MARGIN or (
+                r["contrast"] is not None and r["score"] > OFF_TOPIC_CAP
+                and r["contrast"] > c)
+
+        result["open_contrast"].append({
+            "contrast": c, "embedder_margin": SHIPPED_OPEN_MARGIN, "pairs": len(pairs),
+            "credited_after": round(sum((min(r["score"], OFF_TOPIC_CAP) if cut(r) else
+                                         r["score"]) >= NEAR_TOPIC_PASS for r in pairs)
+                                    / max(1, len(pairs)), 4),
+            "labelled_capped": sum(cut(r) for r in lab),
+            "labelled_right_capped": sum(cut(r) and r["label"] >= 0.5 for r in lab)})
     assert agent.gate is not None
     result["public_dev"] = _public_dev(agent.gate.embedder.embed)
     if GUARD.reads:
