@@ -28,14 +28,18 @@ EXPONENT_BOUNDS = ((0.3, "1"), (1.6, "n"), (2.5, "n^2"), (3.5, "n^3"))
 
 # A logarithmic step in the code's text: a bit-indexed tree, halving, a binary search (a
 # library one, or a hand-written one's midpoint: `(lo + hi) // 2`, `l + (r - l) / 2`,
-# `(l + r) >> 1`, as in a segment tree or merge sort too), an ordered container or heap (the
-# parser's facts add sorting and halving recursion).
+# `(l + r) >> 1`, as in a segment tree or merge sort too), a variable halved in place
+# (`i = i / 2`, `l = l % 2 == 1 ? l / 2 + 1 : l / 2`: a bottom-up segment tree's climb), a
+# power of two by a variable (`1 << j`, a sparse table's level; `1 << 16`, a buffer's size,
+# is a constant), an ordered container or heap (the parser's facts add sorting and halving
+# recursion).
 _LOG_STEP = re.compile(
-    r"&\s*-\s*\w|>>=\s*1|//=\s*2|/=\s*2\b|\*=\s*2\b|<<=\s*1|\b1\s*<<\s*\w|bit_length"
+    r"&\s*-\s*\w|>>=\s*1|//=\s*2|/=\s*2\b|\*=\s*2\b|<<=\s*1|\b1\s*<<\s*[A-Za-z_]|bit_length"
     r"|bisect|lower_bound|upper_bound|binarySearch|sort\.Search|heapq|PriorityQueue"
     r"|priority_queue|TreeMap|TreeSet|std::set|std::map|\bset<|\bmap<|container/heap"
     r"|\(\s*[A-Za-z_]\w*\s*\+\s*[A-Za-z_]\w*\s*\)\s*(?://?\s*2|>>\s*1)\b"
-    r"|\b[A-Za-z_]\w*\s*\+\s*\(\s*[A-Za-z_]\w*\s*-\s*[A-Za-z_]\w*\s*\)\s*(?://?\s*2|>>\s*1)\b")
+    r"|\b[A-Za-z_]\w*\s*\+\s*\(\s*[A-Za-z_]\w*\s*-\s*[A-Za-z_]\w*\s*\)\s*(?://?\s*2|>>\s*1)\b"
+    r"|\b(?P<halved>[A-Za-z_]\w*)\s*=(?!=)[^;\n]*\b(?P=halved)\s*(?://?\s*2|>>\s*1)\b")
 
 
 def has_log_factor(code: str, facts: CodeFacts) -> bool:

@@ -142,6 +142,19 @@ print(len(d))
     # Halving a sum of a variable and a number is arithmetic, not a search.
     ("python", "n = int(input())\nprint(n * (n + 1) // 2)\n", False),
     ("cpp", "long long s=0; for(int i=0;i<n;i++){s+=a[i];} cout<<(s+1)/2;", False),
+    # A power of two by a variable is a level of a sparse table; by a number, a constant
+    # (a Java solution's 64 KB input buffer read as a log factor: linear called n log n).
+    ("cpp", "for(int j=1;(1<<j)<=n;j++) for(int i=0;i+(1<<j)<=n;i++) t[j][i]=0;", True),
+    ("java", "byte[] buf = new byte[1 << 16]; HashMap<Integer, Integer> seen = new HashMap<>();",
+     False),
+    # A variable halved in place climbs a tree (a bottom-up segment tree); half of one
+    # variable kept in another is arithmetic.
+    ("java", "while (lo <= hi) { if (lo % 2 == 1) r += t[lo]; lo = lo / 2 + 1; hi = hi / 2; }",
+     True),
+    ("python", "i = n\nwhile i > 0:\n    s += t[i]\n    i = i // 2\n", True),
+    ("java", "while (l <= r) { l = l % 2 == 1 ? l / 2 + 1 : l / 2; r = r / 2; }", True),
+    ("cpp", "long long total = n * (n + 1) / 2; int s = x + y / 2;", False),
+    ("java", "int half = n / 2; long total = 0; for (int x : a) total += x;", False),
 ])
 def test_a_log_factor_is_read_from_the_code(language: str, code: str, log: bool) -> None:
     assert has_log_factor(code, read_code(code, language)) is log
