@@ -34,7 +34,7 @@ def test_open_clauses_mean_wait(text: str) -> None:
     cue = transcript_cue(text)
     assert cue.open_clause, text
     verdict = decide(EndOfTurnSignals(0.97, cue, "conversation", False, 5.0), S)
-    assert not verdict.finished and verdict.end_after_ms == S.think_ms
+    assert not verdict.finished and verdict.end_after_ms == S.open_clause_ms > S.think_ms
 
 
 @pytest.mark.parametrize("text", [
@@ -63,6 +63,15 @@ def test_unfinished_audio_waits_up_to_the_think_limit() -> None:
     verdict = decide(EndOfTurnSignals(0.05, transcript_cue("It uses a heap."),
                                       "conversation", False, 4.0), S)
     assert not verdict.finished and verdict.end_after_ms == S.think_ms
+
+
+def test_an_open_clause_keeps_the_floor_past_the_think_limit() -> None:
+    # "... because" is a sentence still being built, however finished the audio sounds.
+    for phase, think in (("conversation", S.think_ms), ("coding", S.coding_think_ms)):
+        verdict = decide(EndOfTurnSignals(0.99, transcript_cue("I picked a heap because"),
+                                          phase, False, 4.0, 0.9), S)  # type: ignore[arg-type]
+        assert not verdict.finished and not verdict.holds_floor
+        assert verdict.end_after_ms == max(S.open_clause_ms, think) > S.think_ms
 
 
 def test_the_surer_the_signals_the_shorter_the_wait() -> None:
