@@ -251,13 +251,15 @@ class EvaluateAgent:
                   relevance=relevance, authored=knowledge.source_question_id is not None,
                   question=question_text, alternatives=knowledge.alternative_references,
                   reference_share=knowledge.reference_share)
-        if self._answers_another_story(answer, j, relevance, knowledge):
-            j.near_topic = True
-            _gate(j, OFF_TOPIC_CAP)
         if j.off_topic and relevance is not None and relevance.nearest_other and self.bank:
             other = self.bank.get(relevance.nearest_other)
             asked = self.bank.questions.get(knowledge.source_question_id or "")
             j.about = answer_subject(other.topic.value, asked.topic.value if asked else None)
+        elif self._answers_another_story(answer, j, relevance, knowledge):
+            # Another story, not another subject: no "that answer is about a past experience"
+            # to a behavioural question; the feedback says it does not answer this one.
+            j.near_topic = True
+            _gate(j, OFF_TOPIC_CAP)
         return j
 
     def _answers_another_story(self, answer: str, j: Judgement, relevance: Relevance | None,

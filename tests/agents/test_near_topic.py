@@ -99,6 +99,7 @@ def test_a_story_that_answers_another_open_question_is_capped(
     j = judged("beh-conflict", deadline_story)
     assert j.near_topic and j.off_topic and j.score <= OFF_TOPIC_CAP
     assert all(not p.evidence for p in j.points)
+    assert j.about is None  # "does not seem to be about what I asked", not "a past experience"
     # Without the contrast the same story is credited as an answer about a conflict.
     monkeypatch.setattr("agents.evaluate.OPEN_CONTRAST_BY", float("inf"))
     assert judged("beh-conflict", deadline_story).score >= 0.5
