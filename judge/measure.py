@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import math
 from collections import OrderedDict
 from collections.abc import AsyncIterator
@@ -155,6 +156,8 @@ async def measure(problem: Problem, language: str, code: str, backend: SandboxBa
     if problem.measure is None or problem.directory is None:
         return Measurement("unavailable", reason="the problem has no measure block")
     executor = executor_for(language)
+    if executor.measure_run is not None:
+        executor = dataclasses.replace(executor, run=executor.measure_run)
     sizes = ladder(problem)
     inputs = {n: _input(problem, params).encode() for n, params in sizes}
     limits = run_limits(problem, executor).model_copy(

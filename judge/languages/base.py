@@ -50,6 +50,9 @@ class Executor:
     # sample only; its run environment is added to ``env``.
     diagnose: tuple[str, ...] | None = None
     diagnose_env: tuple[tuple[str, str], ...] = ()
+    # The run command for timing growth (``judge.measure``), when it must differ from the
+    # judging one: a JIT that compiles as n grows bends the curve it is fitted to.
+    measure_run: tuple[str, ...] | None = None
 
     def run_argv(self, memory_mb: int) -> list[str]:
         return [part.format(memory_mb=memory_mb) for part in self.run]

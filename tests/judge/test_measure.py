@@ -67,6 +67,56 @@ async def test_a_quadratic_and_a_linear_solution_get_different_classes(
     assert classes == {"reference": "n", "naive": "n^2"}
 
 
+JAVA_KADANE = """import java.io.*;
+public class Main {
+    public static void main(String[] args) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(System.in, 1 << 16));
+        int n = next(in);
+        long best = Long.MIN_VALUE, run = 0;
+        for (int i = 0; i < n; i++) {
+            long x = next(in);
+            run = Math.max(x, run + x);
+            best = Math.max(best, run);
+        }
+        System.out.println(best);
+    }
+    static int next(DataInputStream in) throws IOException {
+        int r = 0, b = in.read();
+        while (b != '-' && (b < '0' || b > '9')) b = in.read();
+        boolean neg = b == '-';
+        if (neg) b = in.read();
+        while (b >= '0' && b <= '9') { r = r * 10 + (b - '0'); b = in.read(); }
+        return neg ? -r : r;
+    }
+}
+"""
+
+
+def test_java_growth_is_timed_in_the_interpreter_and_verdicts_keep_the_jit() -> None:
+    from judge.languages import executor_for
+
+    java = executor_for("java")
+    assert java.measure_run is not None and "-Xint" in java.measure_run
+    assert "-Xint" not in java.run
+    assert [a for a in java.measure_run if a != "-Xint"] == list(java.run)
+
+
+@pytest.mark.slow
+async def test_a_linear_java_solution_is_measured_linear(
+        registry: ProblemRegistry, bwrap: SandboxBackend) -> None:
+    """With the JIT, a linear Kadane in Java fitted 0.24-0.40 (0.24: read as constant time):
+    its larger inputs ran compiled and the smaller ones not. Timed in the interpreter it grows
+    as it should."""
+    problem = registry.get("max-subarray-sum")
+    assert problem is not None
+    measured = await measure(problem, "java", JAVA_KADANE, bwrap)
+    assert measured.status == "measured" and measured.exponent is not None, measured
+    assert 0.75 <= measured.exponent <= 1.4, measured
+    klass = measured_class(measured.exponent,
+                           has_log_factor(JAVA_KADANE, read_code(JAVA_KADANE, "java")))
+    assert klass == "n", measured
+
+
 def test_a_solution_of_its_own_class_names_a_file_the_bank_has(
         registry: ProblemRegistry) -> None:
     # A per-file class is a claim about that file: it must exist, and differ from its
