@@ -48,3 +48,8 @@ class SpeechRecognizer(ABC):
 
     @abstractmethod
     def recognize(self, request: RecognitionRequest) -> Recognition: ...
+
+    def quick_is_full(self, audio_s: float) -> bool:
+        """Whether a quick request for this much audio decodes exactly as a full one (then
+        one decode serves both; see ``RecognitionRequest.quick``)."""
+        return False

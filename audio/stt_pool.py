@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import itertools
-import queue
 import threading
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass
 from enum import IntEnum
-
-import numpy as np
 
 from audio.stt import Recognition, RecognitionRequest, SpeechRecognizer
 
@@ -23,46 +20,54 @@ from audio.stt import Recognition, RecognitionRequest, SpeechRecognizer
 class Priority(IntEnum):
     FINAL = 0
     PARTIAL = 1
-    STOP = 9  # sorts after all real work: a worker exits when it reaches it
 
 
 class RecognizerBusy(RuntimeError):
     """The pool's backlog is full; a partial decode was not queued."""
 
 
-@dataclass(order=True)
+@dataclass
 class _Job:
-    priority: int
-    order: int
-    request: RecognitionRequest = field(compare=False)
-    future: concurrent.futures.Future[Recognition] = field(compare=False)
+    request: RecognitionRequest
+    future: concurrent.futures.Future[Recognition]
 
 
 class RecognitionPool:
+    """``workers`` threads over two queues, finals first. With two or more workers the last
+    one decodes finals only: a partial never holds every worker when a pause's decodes (the
+    verdict's and the words') arrive, so they start at once, side by side."""
+
     def __init__(self, recognizer: SpeechRecognizer, *, workers: int | None = None,
                  max_pending_partials: int | None = None):
         self.recognizer = recognizer
         self.workers = workers or recognizer.max_concurrency
         # One partial waiting per worker is enough to keep the workers busy.
         self.max_pending_partials = max_pending_partials or self.workers
-        self._queue: queue.PriorityQueue[_Job] = queue.PriorityQueue()
-        self._order = itertools.count()
-        self._lock = threading.Lock()
-        self._pending_partials = 0
-        self._threads = [threading.Thread(target=self._work, name=f"stt-{i}", daemon=True)
-                         for i in range(self.workers)]
+        self._finals: deque[_Job] = deque()
+        self._partials: deque[_Job] = deque()
+        self._ready = threading.Condition()
+        self._closed = False
+        self._threads = [threading.Thread(target=self._work, args=(i,), name=f"stt-{i}",
+                                          daemon=True) for i in range(self.workers)]
         for thread in self._threads:
             thread.start()
         self.completed = 0
 
-    def _work(self) -> None:
-        while True:
-            job = self._queue.get()
-            if job.priority == Priority.STOP:
-                return
-            if job.priority == Priority.PARTIAL:
-                with self._lock:
-                    self._pending_partials -= 1
+    def _next(self, finals_only: bool) -> _Job | None:
+        """The next job for a worker (None: closed and nothing left for it)."""
+        with self._ready:
+            while True:
+                if self._finals:
+                    return self._finals.popleft()
+                if self._partials and not finals_only:
+                    return self._partials.popleft()
+                if self._closed:
+                    return None
+                self._ready.wait()
+
+    def _work(self, index: int) -> None:
+        finals_only = self.workers > 1 and index == self.workers - 1
+        while (job := self._next(finals_only)) is not None:
             if not job.future.set_running_or_notify_cancel():
                 continue
             try:
@@ -73,13 +78,17 @@ class RecognitionPool:
 
     def submit(self, request: RecognitionRequest,
                priority: Priority) -> concurrent.futures.Future[Recognition]:
-        if priority == Priority.PARTIAL:
-            with self._lock:
-                if self._pending_partials >= self.max_pending_partials:
-                    raise RecognizerBusy("speech recognizer backlog is full")
-                self._pending_partials += 1
         future: concurrent.futures.Future[Recognition] = concurrent.futures.Future()
-        self._queue.put(_Job(int(priority), next(self._order), request, future))
+        with self._ready:
+            if self._closed:
+                raise RuntimeError("the speech recognizer pool is closed")
+            if priority == Priority.PARTIAL:
+                if len(self._partials) >= self.max_pending_partials:
+                    raise RecognizerBusy("speech recognizer backlog is full")
+                self._partials.append(_Job(request, future))
+            else:
+                self._finals.append(_Job(request, future))
+            self._ready.notify_all()
         return future
 
     async def recognize(self, request: RecognitionRequest,
@@ -92,6 +101,7 @@ class RecognitionPool:
             future.cancel()
 
     def close(self) -> None:
-        for _ in self._threads:
-            self._queue.put(_Job(int(Priority.STOP), next(self._order), RecognitionRequest(
-                audio=np.zeros(0, dtype=np.float32)), concurrent.futures.Future()))
+        """Let the workers finish what is queued, then stop."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()

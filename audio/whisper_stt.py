@@ -82,6 +82,10 @@ class WhisperRecognizer(SpeechRecognizer):
             prompt = [tok.sot_prev, *previous[-self._max_prompt:]]
         return [*prompt, *tok.sot_sequence, tok.no_timestamps]
 
+    def quick_is_full(self, audio_s: float) -> bool:
+        # From 8.5 s of audio the quick window (clip + 1.5 s) is as long as the full one.
+        return audio_s + TAIL_PAD_S >= MIN_WINDOW_S
+
     def _features(self, audio: np.ndarray, quick: bool) -> np.ndarray:
         window_s = len(audio) / STT_RATE + TAIL_PAD_S
         if not quick:

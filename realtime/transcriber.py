@@ -30,11 +30,11 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from audio.pcm import pcm16_to_float
+from audio.pcm import STT_RATE, pcm16_to_float
 from audio.stt import Recognition, RecognitionBias, RecognitionRequest
 from audio.stt_pool import Priority, RecognitionPool, RecognizerBusy
 from audio.vad import FRAME_MS
@@ -239,15 +239,16 @@ class StreamingTranscriber:
 
     # -- decoding ----------------------------------------------------------------------
 
-    def _request(self, turn: _Turn, start: int, end: int, *,
-                 quick: bool = False) -> RecognitionRequest:
+    def _request(self, turn: _Turn, start: int, end: int) -> RecognitionRequest:
         bias = self._bias()
         # The words already heard in this turn are not put in the prompt: tiny models then
         # tend to repeat them (measured), while the question and key terms only help.
-        return RecognitionRequest(audio=turn.clip(start, end), bias=bias, quick=quick)
+        return RecognitionRequest(audio=turn.clip(start, end), bias=bias)
 
-    def _decode(self, turn: _Turn, start: int, end: int, *, quick: bool = False) -> _Segment:
-        request = self._request(turn, start, end, quick=quick)
+    def _decode(self, turn: _Turn, start: int, end: int) -> _Segment:
+        return self._submit(start, end, self._request(turn, start, end))
+
+    def _submit(self, start: int, end: int, request: RecognitionRequest) -> _Segment:
         task = asyncio.create_task(self._pool.recognize(request, Priority.FINAL))
         return _Segment(start, end, task)
 
@@ -309,9 +310,15 @@ class StreamingTranscriber:
         if turn.end - turn.pending_start <= 0:
             self._resolve_pause(turn, pause, PauseText(turn.prefix()))
             return
-        # Submitted first, so the pool decodes it first: the verdict waits on it.
-        signal = self._decode(turn, turn.pending_start, turn.end, quick=True)
-        speculation = self._decode(turn, turn.pending_start, turn.end)
+        full = self._request(turn, turn.pending_start, turn.end)
+        if self._pool.recognizer.quick_is_full(len(full.audio) / STT_RATE):
+            # A long pending stretch: the quick window is the full one, so one decode gives
+            # the verdict its signal and the final transcript its words (half the work).
+            signal = speculation = self._submit(turn.pending_start, turn.end, full)
+        else:
+            # Submitted first, so the pool decodes it first: the verdict waits on it.
+            signal = self._submit(turn.pending_start, turn.end, replace(full, quick=True))
+            speculation = self._submit(turn.pending_start, turn.end, full)
         turn.speculation, turn.signal = speculation, signal
 
         def judge(task: asyncio.Task[Recognition]) -> None:
@@ -367,7 +374,7 @@ class StreamingTranscriber:
 
     def _on_resume(self, turn: _Turn) -> None:
         speculation, turn.speculation = turn.speculation, None
-        if turn.signal is not None:
+        if turn.signal is not None and turn.signal is not speculation:
             turn.signal.task.cancel()
             turn.signal = None
         if speculation is None:

@@ -63,3 +63,46 @@ async def test_a_failing_decode_reaches_the_caller() -> None:
         assert (await pool.recognize(clip(5))).text == "5"  # the worker survived
     finally:
         pool.close()
+
+
+class PartialsWaitRecognizer(GatedRecognizer):
+    """Short clips (the test's partials) wait for the gate; longer ones decode at once."""
+
+    def recognize(self, request: RecognitionRequest) -> Recognition:
+        if len(request.audio) < 10:
+            self.gate.wait(5)
+        self.order.append(len(request.audio))
+        return Recognition(str(len(request.audio)), 0.0, 0.0, 0.0, 0.0)
+
+
+async def test_with_two_workers_a_partial_never_holds_both() -> None:
+    fake = PartialsWaitRecognizer()
+    pool = RecognitionPool(fake, workers=2, max_pending_partials=2)
+    try:
+        running = pool.submit(clip(1), Priority.PARTIAL)  # one worker, stuck on the gate
+        await asyncio.sleep(0.05)
+        waiting = pool.submit(clip(2), Priority.PARTIAL)  # not taken by the other worker
+        await asyncio.sleep(0.05)
+        assert not waiting.running()
+        # A pause's two decodes: the free worker takes them now, not after the partials.
+        quick = asyncio.ensure_future(pool.recognize(clip(11), Priority.FINAL))
+        full = asyncio.ensure_future(pool.recognize(clip(12), Priority.FINAL))
+        done = await asyncio.wait_for(asyncio.gather(quick, full), 2)
+        assert [r.text for r in done] == ["11", "12"]
+        assert fake.order == [11, 12]
+        fake.gate.set()
+        assert running.result(5).text == "1" and waiting.result(5).text == "2"
+    finally:
+        fake.gate.set()
+        pool.close()
+
+
+async def test_a_closed_pool_refuses_work_and_finishes_what_it_had() -> None:
+    fake = GatedRecognizer()
+    pool = RecognitionPool(fake, workers=1)
+    queued = pool.submit(clip(7), Priority.FINAL)
+    pool.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        pool.submit(clip(8), Priority.FINAL)
+    fake.gate.set()
+    assert queued.result(5).text == "7"

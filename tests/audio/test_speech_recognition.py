@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from agents.text_normalization import word_errors
-from audio.pcm import pcm16_to_float
+from audio.pcm import STT_RATE, pcm16_to_float
 from audio.sample_speech import ANSWERS, espeak_available
 from audio.speech_set import TURN_SET, load_speech_set
 from audio.stt import RecognitionBias, RecognitionRequest
-from audio.whisper_stt import drop_repeated_tail, word_end_step
+from audio.whisper_stt import WhisperRecognizer, drop_repeated_tail, word_end_step
 from bench.voice_set import read_clip
 from realtime.voice_services import VoiceServices
 from tests.audio.voice_support import speech
@@ -95,3 +95,17 @@ def test_the_full_window_loses_fewer_words_than_the_quick_one(services: VoiceSer
         words += word_errors(clip.text, "")[1]
     assert errors[False] / words <= 0.10, errors
     assert errors[False] < errors[True], errors
+
+
+def test_a_quick_request_is_a_full_one_exactly_when_whisper_says_so(
+        services: VoiceServices) -> None:
+    # The transcriber decodes a long pause once for both the verdict and the words on the
+    # recognizer's word; that is only right if the two requests' features are the same.
+    recognizer = services.pool.recognizer
+    assert isinstance(recognizer, WhisperRecognizer)
+    rng = np.random.default_rng(3)
+    for seconds in (3.0, 8.0, 8.6, 12.0, 29.0):
+        audio = (rng.standard_normal(int(seconds * STT_RATE)) * 0.01).astype(np.float32)
+        same = np.array_equal(recognizer._features(audio, True),
+                              recognizer._features(audio, False))
+        assert recognizer.quick_is_full(seconds) == same, seconds

@@ -5,6 +5,9 @@ under test here; the real recognizer's windows are tested in tests/audio)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
+from collections.abc import AsyncIterator
 from typing import Any
 
 import numpy as np
@@ -54,6 +57,23 @@ class Events:
         pass
 
 
+@contextlib.asynccontextmanager
+async def running(fake: SpeechRecognizer) -> AsyncIterator[
+        tuple[StreamingTranscriber, asyncio.Queue[FinalTranscript], Events]]:
+    """A transcriber over a one-worker pool of ``fake``, running; stopped afterwards."""
+    pool = RecognitionPool(fake, workers=1)
+    finals: asyncio.Queue[FinalTranscript] = asyncio.Queue()
+    events = Events()
+    transcriber = StreamingTranscriber(pool, events, finals, RecognitionBias)
+    runner = asyncio.create_task(transcriber.run())
+    try:
+        yield transcriber, finals, events
+    finally:
+        runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+        pool.close()
+
+
 async def _speak(transcriber: StreamingTranscriber, frames: int, voiced: bool) -> None:
     for _ in range(frames):
         await transcriber.inbox.put(AudioFrame(np.full(FRAME_SAMPLES, 900 if voiced else 0,
@@ -62,12 +82,7 @@ async def _speak(transcriber: StreamingTranscriber, frames: int, voiced: bool) -
 
 async def test_a_pause_is_judged_on_the_quick_decode_and_transcribed_by_the_full_one() -> None:
     fake = WindowRecognizer()
-    pool = RecognitionPool(fake, workers=1)
-    finals: asyncio.Queue[FinalTranscript] = asyncio.Queue()
-    events = Events()
-    transcriber = StreamingTranscriber(pool, events, finals, RecognitionBias)
-    runner = asyncio.create_task(transcriber.run())
-    try:
+    async with running(fake) as (transcriber, finals, events):
         await transcriber.inbox.put(SpeechStarted(1, 0.0))
         await _speak(transcriber, 20, voiced=True)  # 0.6 s: no partial yet
         await transcriber.inbox.put(SpeechPaused(1, 0.0, pause=1))
@@ -80,19 +95,11 @@ async def test_a_pause_is_judged_on_the_quick_decode_and_transcribed_by_the_full
         assert final.text == "Please call Stella."
         assert final.marks.speculative_hit  # no decode after the end: the words were ready
         assert fake.requests == [True, False]
-    finally:
-        runner.cancel()
-        await asyncio.gather(runner, return_exceptions=True)
-        pool.close()
 
 
 async def test_resumed_speech_drops_both_decodes_of_a_short_pause() -> None:
     fake = WindowRecognizer()
-    pool = RecognitionPool(fake, workers=1)
-    finals: asyncio.Queue[FinalTranscript] = asyncio.Queue()
-    transcriber = StreamingTranscriber(pool, Events(), finals, RecognitionBias)
-    runner = asyncio.create_task(transcriber.run())
-    try:
+    async with running(fake) as (transcriber, finals, events):
         await transcriber.inbox.put(SpeechStarted(1, 0.0))
         await _speak(transcriber, 20, voiced=True)
         await transcriber.inbox.put(SpeechPaused(1, 0.0, pause=1))
@@ -105,7 +112,56 @@ async def test_resumed_speech_drops_both_decodes_of_a_short_pause() -> None:
         assert not final.marks.speculative_hit
         assert final.text == "Please call Stella."
         assert fake.requests[-1] is False
-    finally:
-        runner.cancel()
-        await asyncio.gather(runner, return_exceptions=True)
-        pool.close()
+
+
+class LongWindowRecognizer(WindowRecognizer):
+    """Whose quick window equals the full one from 0.5 s of audio (Whisper: from 8.5 s)."""
+
+    def quick_is_full(self, audio_s: float) -> bool:
+        return audio_s >= 0.5
+
+
+async def test_a_long_pause_is_decoded_once_for_both_the_verdict_and_the_words() -> None:
+    fake = LongWindowRecognizer()
+    async with running(fake) as (transcriber, finals, events):
+        await transcriber.inbox.put(SpeechStarted(1, 0.0))
+        await _speak(transcriber, 20, voiced=True)  # 0.6 s: no partial yet
+        await transcriber.inbox.put(SpeechPaused(1, 0.0, pause=1))
+        judged = await asyncio.wait_for(transcriber.pause_text(1, 1), 5)
+        assert (judged.text, judged.p_sentence_end) == ("Please call Stella.", 0.5)
+        await transcriber.inbox.put(TurnEnded(1, "complete", 0.0, 0.4, 400))
+        final = await asyncio.wait_for(finals.get(), 5)
+        assert final.text == "Please call Stella." and final.marks.speculative_hit
+        assert fake.requests == [False]  # one decode, not two
+
+
+class FramesRecognizer(LongWindowRecognizer):
+    """Says how many frames it heard, so each segment's words are its own; decodes only once
+    ``gate`` opens (a decode still running when speech resumes)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+
+    def recognize(self, request: RecognitionRequest) -> Recognition:
+        self.requests.append(request.quick)
+        self.gate.wait(5)
+        return Recognition(f"Heard {len(request.audio) // FRAME_SAMPLES} frames.", 1.0, 0.01,
+                           0.0, -0.2, p_sentence_end=0.5)
+
+
+async def test_a_shared_decode_survives_resumed_speech_as_a_segment() -> None:
+    fake = FramesRecognizer()
+    async with running(fake) as (transcriber, finals, events):
+        await transcriber.inbox.put(SpeechStarted(1, 0.0))
+        await _speak(transcriber, 340, voiced=True)  # 10.2 s: kept as a segment on resuming
+        await transcriber.inbox.put(SpeechPaused(1, 0.0, pause=1))
+        # Speech resumes while the pause's one decode runs: the verdict's signal is dropped,
+        # not its twin, the speculation that becomes the turn's first segment.
+        await transcriber.inbox.put(SpeechResumed(1))
+        await _speak(transcriber, 20, voiced=True)
+        await transcriber.inbox.put(TurnEnded(1, "complete", 0.0, 0.4, 400))
+        fake.gate.set()
+        final = await asyncio.wait_for(finals.get(), 5)
+        # The kept segment's words, then the rest's: the shared decode was not cancelled.
+        assert final.text == "Heard 340 frames. Heard 20 frames."
