@@ -86,7 +86,7 @@ class Settings(BaseSettings):
     # Two decodes side by side, the cores split between them: a pause's quick decode (the
     # verdict's) and full decode (the words) then finish together, so the final transcript
     # is ready when a finished answer's turn ends (dev: stt after the end p50 36 -> 1 ms,
-    # finished voice-to-voice p50 670 -> 528 ms; `viva bench voice`).
+    # finished voice-to-voice p50 670 -> 582 ms; `viva bench voice`).
     stt_workers: int = Field(default=2, ge=1, le=16)
     # Load speech models at start-up (in a thread) so the first spoken turn never waits.
     voice_preload: bool = True
