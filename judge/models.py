@@ -38,6 +38,14 @@ class RunLimits(BaseModel):
     file_bytes: int = 16 * 1024 * 1024  # largest file a program may write (RLIMIT_FSIZE)
     tmp_bytes: int = 64 * 1024 * 1024  # private writable /tmp
 
+    @property
+    def stack_bytes(self) -> int:
+        """The stack's limit: half the memory, at most 256 MiB. A runaway recursion then
+        overflows the stack, a crash whose site the debug build names ("a stack overflow on
+        line 5"), before the memory limit kills it with no site at all; a deep but finite
+        recursion still has room (a million small frames)."""
+        return min(self.memory_bytes // 2, 256 * 1024 * 1024)
+
 
 class RunRecord(BaseModel):
     """What a backend reports for one process run; the same shape on every backend."""

@@ -104,8 +104,7 @@ def run(argv: list[str], uid: int, env: dict, stdin: bytes, limits: dict,
             # Per-uid process cap below the container's pids limit: the runner keeps room
             # to fork its killer helper during a fork storm.
             resource.setrlimit(resource.RLIMIT_NPROC, (limits["pids"], limits["pids"]))
-            stack = min(limits["memory_bytes"], 256 * 1024 * 1024)
-            resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
+            resource.setrlimit(resource.RLIMIT_STACK, (limits["stack_bytes"],) * 2)
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)

@@ -26,6 +26,10 @@ class SandboxJob:
     inputs: list[tuple[str, bytes]] = field(default_factory=list)
     compile: bool = True
 
+    def box_files(self) -> dict[str, str]:
+        """What is written into the box: the executor's support files, then the job's."""
+        return {**dict(self.executor.support_files), **self.files}
+
 
 @dataclass(frozen=True)
 class CompileDone:

@@ -63,8 +63,7 @@ def _preexec(procs_files: list[str], limits: RunLimits,
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
-        stack = min(limits.memory_bytes, 256 * 1024 * 1024)
-        resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
+        resource.setrlimit(resource.RLIMIT_STACK, (limits.stack_bytes, limits.stack_bytes))
         os.setgroups([])
         os.setresgid(sandbox_uid, sandbox_uid, sandbox_uid)
         os.setresuid(sandbox_uid, sandbox_uid, sandbox_uid)
@@ -219,7 +218,7 @@ class BubblewrapBackend(SandboxBackend):
         os.chmod(job_dir, 0o711)
         box = job_dir / "box"
         box.mkdir(mode=0o755)
-        for name, text in job.files.items():
+        for name, text in job.box_files().items():
             if "/" in name or name.startswith("."):
                 raise ValueError(f"bad source file name {name!r}")
             (box / name).write_text(text)

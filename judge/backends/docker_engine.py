@@ -44,8 +44,9 @@ DEFAULT_POOL = 2  # settings: VIVA_JUDGE_DOCKER_POOL
 
 
 def _limits(limits: RunLimits) -> dict[str, int]:
-    return limits.model_dump(include={"cpu_ms", "wall_ms", "memory_bytes", "output_bytes",
-                                      "stderr_bytes", "file_bytes", "pids"})
+    return {**limits.model_dump(include={"cpu_ms", "wall_ms", "memory_bytes", "output_bytes",
+                                         "stderr_bytes", "file_bytes", "pids"}),
+            "stack_bytes": limits.stack_bytes}
 
 
 def _record(raw: dict[str, Any]) -> RunRecord:
@@ -189,7 +190,7 @@ class DockerBackend(SandboxBackend):
         run_argv = job.executor.run_argv(max(16, memory_mb - job.executor.memory_extra_mb))
         compile_argv = job.executor.compile_argv() if job.compile else None
         manifest = {
-            "files": job.files,
+            "files": job.box_files(),
             "env": {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **dict(job.executor.env)},
             "compile": ({"argv": compile_argv, "limits": _limits(job.compile_limits)}
                         if compile_argv else None),

@@ -53,6 +53,8 @@ class Executor:
     # The run command for timing growth (``judge.measure``), when it must differ from the
     # judging one: a JIT that compiles as n grows bends the curve it is fitted to.
     measure_run: tuple[str, ...] | None = None
+    # Files built beside the candidate's (name, text): the judge's own, never theirs.
+    support_files: tuple[tuple[str, str], ...] = ()
 
     def run_argv(self, memory_mb: int) -> list[str]:
         return [part.format(memory_mb=memory_mb) for part in self.run]

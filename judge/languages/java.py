@@ -1,7 +1,11 @@
 from judge.languages.base import Executor
 
 # The JVM sizes itself from host RAM and CPUs unless told: pin heap, GC and processor count.
-_RUN = ("/usr/bin/java", "-Xmx{memory_mb}m", "-Xss64m", "-XX:+UseSerialGC",
+# A 32 MiB stack holds about a million frames of a small recursive method; a runaway
+# recursion then ends in a StackOverflowError with its line. With 64 MiB the JVM's footprint
+# reached 300-490 MB before the error (measured), past the run's memory limit: the candidate
+# heard "uses too much memory", with no line.
+_RUN = ("/usr/bin/java", "-Xmx{memory_mb}m", "-Xss32m", "-XX:+UseSerialGC",
         "-XX:ActiveProcessorCount=1", "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=32m",
         "-Xshare:auto", "-cp", ".", "Main")
 EXECUTOR = Executor(

@@ -9,7 +9,7 @@ import pytest
 
 from agents.code_evidence import sentence_count
 from agents.coding_round import CodingRound
-from bench.crash_programs import CRASHES
+from bench.crash_programs import CRASHES, RECURSIONS
 from judge.backends.base import SandboxBackend
 from judge.models import SubmissionResult
 from judge.problems import load_problem
@@ -49,6 +49,24 @@ async def spoken(problem, language: str, code: str, bwrap: SandboxBackend,
     assert sentence_count(text) <= 2, text
     assert "\\n" not in text and "sample-" not in text and "yours was" not in text, text
     return result, text
+
+
+@pytest.fixture
+def roomy_problem(tmp_path: Path):
+    """The bank's memory limit (256 MB): a runaway recursion's stack has room to overflow."""
+    return load_problem(write_problem(tmp_path, [
+        ("sample", "1 2\n", "3\n"), ("sample", "2 2\n", "4\n")], time_ms=1000, memory_mb=256))
+
+
+@pytest.mark.parametrize("language", sorted(RECURSIONS))
+async def test_a_runaway_recursion_is_a_stack_overflow_on_its_line(
+        language: str, bwrap: SandboxBackend, roomy_problem) -> None:
+    # Before the stack limits, Java, Go, C and C++ met the memory limit first: "uses too
+    # much memory", and no line.
+    code, named, line, source = RECURSIONS[language]
+    result, text = await spoken(roomy_problem, language, code, bwrap)
+    assert result.verdict == "RE", text
+    assert f"with {named}" in text and f" on line {line}, `{source}`." in text, text
 
 
 @pytest.mark.parametrize("language", sorted(CRASHES))
