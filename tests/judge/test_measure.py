@@ -57,14 +57,22 @@ async def test_a_quadratic_and_a_linear_solution_get_different_classes(
 
     problem = registry.get("max-subarray-sum")
     assert problem is not None and problem.directory is not None
-    classes = {}
-    for name in ("reference", "naive"):
+    expected = {"reference": "n", "naive": "n^2"}
+    classes, fits = {}, {}
+    for name, known in expected.items():
         code = (problem.directory / "solutions" / f"{name}.py").read_text()
-        measured = await measure(problem, "python", code, bwrap)
-        assert measured.status == "measured" and measured.exponent is not None, measured
-        classes[name] = measured_class(measured.exponent,
-                                       has_log_factor(code, read_code(code, "python")))
-    assert classes == {"reference": "n", "naive": "n^2"}
+        # One more look when the first disagrees: on this shared 2-core machine a neighbour's
+        # burst once bent the quadratic's fit to linear in a full test run (it fits 1.9-2.05
+        # alone). A class that is wrong twice fails.
+        for _ in range(2):
+            measured = await measure(problem, "python", code, bwrap)
+            assert measured.status == "measured" and measured.exponent is not None, measured
+            classes[name] = measured_class(measured.exponent,
+                                           has_log_factor(code, read_code(code, "python")))
+            fits.setdefault(name, []).append((measured.exponent, measured.points))
+            if classes[name] == known:
+                break
+    assert classes == expected, fits
 
 
 JAVA_KADANE = """import java.io.*;
