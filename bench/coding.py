@@ -38,7 +38,7 @@ from agents.code_reading import read_code
 from agents.coding_round import CodingRound
 from agents.coding_talk import has_log_factor, measured_class
 from agents.complexity import parse_claim
-from bench.crash_programs import CRASHES, MORE_CRASHES
+from bench.crash_programs import all_crashes, names_crash
 from bench.stats import emit, percentile
 from judge.backends.base import SandboxBackend
 from judge.backends.bubblewrap import BubblewrapBackend
@@ -65,20 +65,20 @@ def two_numbers() -> Problem:
 
 async def crashes(backend: SandboxBackend) -> dict[str, Any]:
     problem, words = two_numbers(), CodingRound()
-    cases = [(lang, *case) for lang, case in CRASHES.items()]
-    cases += [(lang, *case) for lang, more in MORE_CRASHES.items() for case in more]
+    cases = all_crashes()
     named, misses = 0, list[dict[str, Any]]()
-    for language, code, exception, line, source in cases:
+    for language, code, exception, sites in cases:
         outcome = await judge_code(problem, language, code, "run", backend)
         result = SubmissionResult(
             submission_id="bench", problem_id=problem.id, language=language, kind="run",
             status="done", verdict=outcome.verdict, passed=outcome.passed,
             total=outcome.total, compile=outcome.compile, cases=outcome.cases, code=code)
         _, text = words.feedback(result.public_view(), "run", {"input_format": "a b"})
-        if f"with {exception}" in text and f" on line {line}, `{source}`." in text:
+        if names_crash(text, exception, sites):
             named += 1
         else:
-            misses.append({"language": language, "expected": f"{exception}, line {line}",
+            misses.append({"language": language,
+                           "expected": f"{exception}, line {' or '.join(str(s[0]) for s in sites)}",
                            "verdict": outcome.verdict, "said": text[:200]})
     return {"crash_programs": len(cases), "crash_named": round(named / len(cases), 3),
             "crash_misses": misses}

@@ -78,35 +78,55 @@ MORE_CRASHES: dict[str, list[tuple[str, str, int, str]]] = {
 
 # A runaway recursion in each language: the stack overflows before the memory limit (the
 # run's stack limit is half its memory; Java's -Xss32m; Go's stack capped by the judge's
-# viva_stack.go), so the candidate hears the error and the recursive function's line, not
-# "uses too much memory". C, C++ and Go name the function's own line, where the frame that
-# found no room begins.
-RECURSIONS: dict[str, tuple[str, str, int, str]] = {
+# viva_stack.go), so the candidate hears the error and the recursion's line, not "uses too
+# much memory". C, C++ and Go name the frame that found no room: the function's own line or
+# its recursive call, whichever the overflow met first (it varies from run to run), so
+# each lists the lines that are right.
+Site = tuple[int, str]
+RECURSIONS: dict[str, tuple[str, str, tuple[Site, ...]]] = {
     "python": ("import sys\n\n\ndef depth(n):\n    return depth(n + 1) + 1\n\n\n"
                "a, b = map(int, sys.stdin.read().split())\nprint(depth(a))\n",
-               "a RecursionError", 5, "return depth(n + 1) + 1"),
+               "a RecursionError", ((5, "return depth(n + 1) + 1"),)),
     "java": ("import java.util.*;\npublic class Main {\n  static int depth(int n) {\n"
              "    return depth(n + 1) + 1;\n  }\n  public static void main(String[] a) {\n"
              "    Scanner s = new Scanner(System.in);\n"
              "    System.out.println(depth(s.nextInt()));\n  }\n}\n",
-             "a StackOverflowError", 4, "return depth(n + 1) + 1;"),
+             "a StackOverflowError", ((4, "return depth(n + 1) + 1;"),)),
     "javascript": ("const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(' ')"
                    ".map(Number);\nfunction depth(n) {\n  return depth(n + 1) + 1;\n}\n"
-                   "console.log(depth(a));\n", "a RangeError", 3, "return depth(n + 1) + 1;"),
+                   "console.log(depth(a));\n", "a RangeError",
+                   ((3, "return depth(n + 1) + 1;"),)),
     "go": ("package main\n\nimport \"fmt\"\n\nfunc depth(n int) int {\n"
            "\treturn depth(n+1) + 1\n}\n\nfunc main() {\n\tvar a, b int\n"
            "\tfmt.Scan(&a, &b)\n\tfmt.Println(depth(a))\n}\n",
-           "a panic, stack overflow", 5, "func depth(n int) int {"),
+           "a panic, stack overflow",
+           ((5, "func depth(n int) int {"), (6, "return depth(n+1) + 1"))),
     # The pad keeps GCC from turning the recursion into a loop (it would then time out).
     "c": ("#include <stdio.h>\nint depth(int n) {\n  volatile int pad[8];\n  pad[n & 7] = n;\n"
           "  return depth(n + 1) + pad[(n + 3) & 7];\n}\nint main(void) {\n  int a, b;\n"
           "  scanf(\"%d %d\", &a, &b);\n  printf(\"%d\\n\", depth(a));\n  return 0;\n}\n",
-          "a stack overflow", 2, "int depth(int n) {"),
+          "a stack overflow",
+          ((2, "int depth(int n) {"), (5, "return depth(n + 1) + pad[(n + 3) & 7];"))),
     "cpp": ("#include <bits/stdc++.h>\nusing namespace std;\nint depth(int n) {\n"
             "  volatile int pad[8];\n  pad[n & 7] = n;\n"
             "  return depth(n + 1) + pad[(n + 3) & 7];\n}\nint main() {\n  int a, b;\n"
             "  cin >> a >> b;\n  cout << depth(a) << endl;\n}\n",
-            "a stack overflow", 3, "int depth(int n) {"),
+            "a stack overflow",
+            ((3, "int depth(int n) {"), (6, "return depth(n + 1) + pad[(n + 3) & 7];"))),
 }
-for _language, _case in RECURSIONS.items():
-    MORE_CRASHES[_language].append(_case)
+
+
+def names_crash(text: str, exception: str, sites: tuple[Site, ...]) -> bool:
+    """Whether the interviewer's words name the exception and one of the right lines."""
+    return f"with {exception}" in text and any(f" on line {line}, `{source}`." in text
+                                               for line, source in sites)
+
+
+def all_crashes() -> list[tuple[str, str, str, tuple[Site, ...]]]:
+    """Every crash program: (language, code, what must be named, the lines that are right)."""
+    cases = [(lang, code, named, ((line, source),))
+             for lang, (code, named, line, source) in CRASHES.items()]
+    cases += [(lang, code, named, ((line, source),))
+              for lang, more in MORE_CRASHES.items() for code, named, line, source in more]
+    return cases + [(lang, code, named, sites)
+                    for lang, (code, named, sites) in RECURSIONS.items()]
