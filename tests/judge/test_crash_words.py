@@ -75,7 +75,7 @@ async def test_a_crash_is_named_with_the_candidates_line(language: str,
     code, named, line, source = CRASHES[language]
     result, text = await spoken(problem, language, code, bwrap)
     assert result.verdict == "RE"
-    assert f"with {named}" in text and f" on line {line}, `{source}`." in text, text
+    assert names_crash(text, named, ((line, source),)), text
     assert text.startswith("0 of 2 samples pass. Sample 1 crashes with"), text
 
 
@@ -111,4 +111,4 @@ async def test_the_sanitizer_line_on_docker_too(language: str, docker: SandboxBa
                                                 problem) -> None:
     code, named, line, source = CRASHES[language]
     _, text = await spoken(problem, language, code, docker)
-    assert f"with {named}" in text and f" on line {line}, `{source}`." in text, text
+    assert names_crash(text, named, ((line, source),)), text
