@@ -8,7 +8,7 @@ import pytest
 from agents.text_normalization import word_errors
 from audio.pcm import STT_RATE, pcm16_to_float
 from audio.sample_speech import ANSWERS, espeak_available
-from audio.speech_set import TURN_SET, load_speech_set
+from audio.speech_set import REPO_SET, TURN_SET, load_speech_set
 from audio.stt import RecognitionBias, RecognitionRequest
 from audio.whisper_stt import WhisperRecognizer, drop_repeated_tail, word_end_step
 from bench.voice_set import read_clip
@@ -109,3 +109,26 @@ def test_a_quick_request_is_a_full_one_exactly_when_whisper_says_so(
         same = np.array_equal(recognizer._features(audio, True),
                               recognizer._features(audio, False))
         assert recognizer.quick_is_full(seconds) == same, seconds
+
+
+def test_a_long_answer_is_decoded_to_its_last_word(services: VoiceServices) -> None:
+    # CTranslate2 stops a decode at half its max_length: with a short prompt a long clip was
+    # cut off before its last words and closing mark (a 10.8 s LibriSpeech sentence lost
+    # "myself."), so the end-of-turn signal was unknown at a finished answer. Real recordings,
+    # one long sentence and about 27 s of LJ Speech read back to back (one final segment).
+    clips = {c.name: c for c in load_speech_set(REPO_SET / "plain")}
+    libri = clips["libri_2412-153948-0000.wav"]
+    long_read = [clips[f"ljspeech_LJ001-000{i}.wav"] for i in (1, 3, 4)]
+    cases = [(read_clip(libri), libri.text, True),
+             (np.concatenate([read_clip(c) for c in long_read]),
+              " ".join(c.text for c in long_read), False)]  # ends at a comma
+    for pcm, text, closed in cases:
+        for quick in (False, True):
+            heard = recognize(services, pcm, quick=quick)
+            last = word_errors(text.split()[-1], heard.text.split()[-1] if heard.text else "")
+            assert last[0] == 0, (quick, heard.text[-80:])
+            errors, words = word_errors(text, heard.text)
+            assert errors <= 0.12 * words, (quick, errors, heard.text)
+            if quick:
+                assert heard.p_sentence_end is not None
+                assert heard.p_sentence_end > 0.5 or not closed, heard.p_sentence_end
