@@ -128,6 +128,12 @@ class WhisperRecognizer(SpeechRecognizer):
             # Short windows end in silence; tiny models sometimes "continue" by repeating
             # what they just heard. A trailing sentence already said is not new speech.
             text = drop_repeated_tail(text)
+            if len(ids) >= max_tokens:
+                # The decode ran to its cap, which speech never needs (6 tokens a second):
+                # it looped past the end of the speech, often into a near-copy of the last
+                # sentence that the repeat rules miss ("... standard issue. Police insisted
+                # that they were a standard").
+                text = drop_unclosed_tail(text)
         p_end = None
         if text and not rejected:
             steps = result.logits[0] if result.logits else []
@@ -216,6 +222,15 @@ def drop_repeated_tail(text: str) -> str:
             break
         tokens = tokens[:n - cut]
     return " ".join(tokens)
+
+
+def drop_unclosed_tail(text: str) -> str:
+    """The text up to its last closing mark (". ? !", not an ellipsis), when a sentence
+    closes before the end; otherwise the text as it is."""
+    tokens = text.split()
+    ends = [i for i, t in enumerate(tokens[:-1])
+            if t.endswith((".", "!", "?")) and not t.endswith("..")]
+    return " ".join(tokens[:ends[-1] + 1]) if ends else text
 
 
 def _echoed_tail(keys: list[str], min_words: int = 3) -> int | None:

@@ -52,7 +52,8 @@ QUESTION = "Tell me about it."  # what the bench's interviewer asked (the set ha
 DECIDE_AFTER_S = 0.15  # the detector asks at 150 ms of silence
 EARLY_END_MS = 1500
 CUT_IN_GOAL = 0.04  # the operating point keeps cut-ins at or under this on dev (1 in 25)
-SIGNALS_VERSION = 4  # what a cached point holds (3: the recognizer's full stop; 4: whole decodes)
+# What a cached point means (3: the closing mark; 4: whole decodes; 5: no loop tail).
+SIGNALS_VERSION = 5
 CACHE = Path(os.environ.get("VIVA_DATA_DIR", "var")) / "bench-cache"
 
 

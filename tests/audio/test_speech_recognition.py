@@ -10,7 +10,12 @@ from audio.pcm import STT_RATE, pcm16_to_float
 from audio.sample_speech import ANSWERS, espeak_available
 from audio.speech_set import REPO_SET, TURN_SET, load_speech_set
 from audio.stt import RecognitionBias, RecognitionRequest
-from audio.whisper_stt import WhisperRecognizer, drop_repeated_tail, word_end_step
+from audio.whisper_stt import (
+    WhisperRecognizer,
+    drop_repeated_tail,
+    drop_unclosed_tail,
+    word_end_step,
+)
 from bench.voice_set import read_clip
 from realtime.voice_services import VoiceServices
 from tests.audio.voice_support import speech
@@ -53,6 +58,16 @@ def test_repeated_tail_is_dropped() -> None:
     assert drop_repeated_tail("A tuple is immutable. Is immutable.") == "A tuple is immutable."
     assert drop_repeated_tail("Use an index. Use an index.") == "Use an index."
     assert drop_repeated_tail("Hello there. General Kenobi.") == "Hello there. General Kenobi."
+
+
+def test_a_decode_that_ran_to_its_cap_ends_at_its_last_closed_sentence() -> None:
+    # Real loops of tiny.en past the end of two dev answers (vctk p243_200, p360_200).
+    looped = "Police insisted that they were standard issue. Police insisted that they were a"
+    assert drop_unclosed_tail(looped) == "Police insisted that they were standard issue."
+    assert drop_unclosed_tail("That, the sphere and the dressing room is superb. The "
+                              "atmosphere") == "That, the sphere and the dressing room is superb."
+    assert drop_unclosed_tail("No sentence closed here and") == "No sentence closed here and"
+    assert drop_unclosed_tail("It trails off... and so") == "It trails off... and so"
 
 
 def test_the_sentence_end_step_is_after_the_last_word_and_its_pieces() -> None:
