@@ -32,7 +32,7 @@ import argparse
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agents.code_reading import read_code
 from agents.coding_round import CodingRound
@@ -45,7 +45,7 @@ from judge.backends.bubblewrap import BubblewrapBackend
 from judge.measure import Measurement, measure
 from judge.models import SubmissionResult
 from judge.problems import Problem, ProblemRegistry, default_bank_dir
-from judge.tiered_run import judge_code
+from judge.tiered_run import Outcome, judge_code
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAIMS = ROOT / "tests" / "data" / "complexity_claims"
@@ -63,17 +63,25 @@ def two_numbers() -> Problem:
                                    "tests": tests})
 
 
+def _spoken(problem: Problem, language: str, code: str, outcome: Outcome,
+            kind: Literal["run", "submit"], words: CodingRound | None = None) -> str:
+    """What the interviewer says about a judged program (its public view only)."""
+    result = SubmissionResult(
+        submission_id="bench", problem_id=problem.id, language=language, kind=kind,
+        status="done", verdict=outcome.verdict, passed=outcome.passed,
+        total=outcome.total, compile=outcome.compile, cases=outcome.cases, code=code)
+    public = {"title": problem.title, "statement": problem.statement,  # as the round holds it
+              "input_format": problem.input_format or "a b"}
+    return (words or CodingRound()).feedback(result.public_view(), kind, public)[1]
+
+
 async def crashes(backend: SandboxBackend) -> dict[str, Any]:
     problem, words = two_numbers(), CodingRound()
     cases = all_crashes()
     named, misses = 0, list[dict[str, Any]]()
     for language, code, exception, sites in cases:
         outcome = await judge_code(problem, language, code, "run", backend)
-        result = SubmissionResult(
-            submission_id="bench", problem_id=problem.id, language=language, kind="run",
-            status="done", verdict=outcome.verdict, passed=outcome.passed,
-            total=outcome.total, compile=outcome.compile, cases=outcome.cases, code=code)
-        _, text = words.feedback(result.public_view(), "run", {"input_format": "a b"})
+        text = _spoken(problem, language, code, outcome, "run", words)
         if names_crash(text, exception, sites):
             named += 1
         else:
@@ -144,7 +152,7 @@ async def real(backend: SandboxBackend) -> dict[str, Any]:
         return {"real_submissions": 0, "real_note": "no programs on disk: re-create them "
                 "from tests/data/real_submissions/SOURCES.md"}
     registry = ProblemRegistry.from_bank(default_bank_dir())
-    verdicts = classed = matched = too_fast = 0
+    verdicts = classed = matched = too_fast = crashed = crash_named = 0
     sandbox_ms: list[float] = []
     misses: list[dict[str, Any]] = []
     submissions = load()
@@ -158,6 +166,16 @@ async def real(backend: SandboxBackend) -> dict[str, Any]:
             misses.append({"file": sub.file, "expected": sub.expected, "verdict": verdict,
                            "passed": f"{outcome.passed}/{outcome.total}",
                            "error": outcome.error})
+        label = sub.crash_label()
+        if label is not None:
+            crashed += 1
+            said = _spoken(problem, sub.language, code, outcome, "submit")
+            lines = code.splitlines()
+            sites = tuple((n, lines[n - 1].strip()) for n in label[1] if n <= len(lines))
+            if names_crash(said, label[0], sites):
+                crash_named += 1
+            else:
+                misses.append({"file": sub.file, "expected": sub.crash, "said": said[:200]})
         if verdict != "AC" or sub.expected != "AC":
             continue
         got = await measure(problem, sub.language, code, backend)
@@ -174,6 +192,8 @@ async def real(backend: SandboxBackend) -> dict[str, Any]:
     return {"real_submissions": len(submissions),
             "real_languages": sorted({s.language for s in submissions}),
             "real_verdict_match": round(verdicts / len(submissions), 3),
+            "real_crashes": crashed,
+            "real_crash_named": round(crash_named / crashed, 3) if crashed else None,
             "real_classed": classed, "real_too_fast": too_fast,
             "real_complexity_match": round(matched / classed, 3) if classed else None,
             "real_measure_ms_p50": percentile(sandbox_ms, 50),

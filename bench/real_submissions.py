@@ -8,8 +8,10 @@ Layout, under ``tests/data/real_submissions/``:
   of git: see the ``.gitignore`` there and SOURCES.md for how to re-create them);
 - ``labels.tsv``: one row per program: ``file problem language expected known_class note``,
   ``expected`` being the verdict read from the code against the bank's constraints (AC, WA, RE,
-  TLE, or CE for a program that does not compile as published) and ``known_class`` its growth
-  in the problem's ``measure`` parameter;
+  TLE, or CE for a program that does not compile as published), ``known_class`` its growth
+  in the problem's ``measure`` parameter and, for RE only, ``crash``: what the interviewer
+  must name and the program's lines that are right, ``<named>@<line>[,<line>]`` ("a
+  RecursionError@12"; C, C++ and Go may list the recursion's call and its function line);
 - ``SOURCES.md``: a table row per program (repository @ commit, path, licence, author, sha256);
   ``LICENSES/`` with each repository's licence text is re-created with the programs (not in
   git either).
@@ -36,7 +38,7 @@ SET_DIR = ROOT / "tests" / "data" / "real_submissions"
 LABELS = "labels.tsv"
 SOURCES = "SOURCES.md"
 LICENCE_DIR = "LICENSES"
-COLUMNS = ("file", "problem", "language", "expected", "known_class", "note")
+COLUMNS = ("file", "problem", "language", "expected", "known_class", "note", "crash")
 EXPECTED = ("AC", "WA", "RE", "TLE", "CE")
 # Classes a label may give (issue 22's list; all are judge.problems.ComplexityClass values).
 KNOWN_CLASSES = ("1", "log n", "n", "n log n", "n^2", "2^n")
@@ -64,9 +66,22 @@ class Submission:
     expected: str  # AC, WA, RE, TLE or CE
     known_class: str
     note: str
+    crash: str = ""  # RE only: "<what must be named>@<line>[,<line>]"
 
     def path(self, root: Path = SET_DIR) -> Path:
         return root / self.file
+
+    def crash_label(self) -> tuple[str, tuple[int, ...]] | None:
+        """(what must be named, the right lines) of an RE row; None when there is none or
+        it does not parse."""
+        named, _, lines = self.crash.rpartition("@")
+        if not named or not lines:
+            return None
+        try:
+            numbers = tuple(int(x) for x in lines.split(","))
+        except ValueError:
+            return None
+        return (named, numbers) if numbers and min(numbers) >= 1 else None
 
 
 @dataclass(frozen=True)
@@ -188,6 +203,10 @@ def validate(root: Path = SET_DIR, bank_dir: Path | None = None,
                           f"{KNOWN_CLASSES}")
         if not s.note:
             faults.append(f"{where}: the note is empty")
+        if s.expected == "RE" and s.crash_label() is None:
+            faults.append(f"{where}: an RE row needs crash = <named>@<line>[,<line>]")
+        if s.expected != "RE" and s.crash:
+            faults.append(f"{where}: only an RE row has a crash label")
     labelled = {s.file for s in labels}
     by_file = {s.file: s for s in sources}
     faults += [f"{SOURCES}: no row for {f}" for f in sorted(labelled - set(by_file))]

@@ -3,6 +3,7 @@ licences and the files on disk agree. Reads files only; nothing is compiled or r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import get_args
 
@@ -56,6 +57,16 @@ def test_every_problem_is_in_the_bank_and_every_language_is_the_judges() -> None
         assert s.file.split("/")[:2] == [s.problem, s.language], s.file
 
 
+def test_a_crash_label_gives_what_is_named_and_the_right_lines() -> None:
+    row = LABELLED[0]
+    assert replace(row, crash="a RecursionError@12").crash_label() == ("a RecursionError",
+                                                                       (12,))
+    assert replace(row, crash="a panic, index out of range@7,9").crash_label() == (
+        "a panic, index out of range", (7, 9))
+    for bad in ("", "a segmentation fault", "@3", "a segmentation fault@x", "a crash@0"):
+        assert replace(row, crash=bad).crash_label() is None, bad
+
+
 def test_labels_use_the_allowed_verdicts_and_classes() -> None:
     assert set(KNOWN_CLASSES) <= set(get_args(ComplexityClass))
     for s in LABELLED:
@@ -99,13 +110,18 @@ def test_validate_reports_what_is_wrong(tmp_path: Path) -> None:
     first = LABELLED[0]
     rows = (tmp_path / LABELS).read_text().splitlines()
     bad = first.file.replace(first.problem, "no-such-problem", 1)
-    rows.append("\t".join([bad, "no-such-problem", "cobol", "OK", "n^3", ""]))
+    rows.append("\t".join([bad, "no-such-problem", "cobol", "OK", "n^3", "", ""]))
+    crash = first.file.replace(".", "_re.", 1)
+    rows.append("\t".join([crash, first.problem, first.language, "RE", "n", "x", "a crash@"]))
+    rows.append("\t".join([first.file.replace(".", "_wa.", 1), first.problem,
+                            first.language, "WA", "n", "x", "a crash@3"]))
     (tmp_path / LABELS).write_text("\n".join(rows) + "\n")
     (tmp_path / "stray.txt").write_text("x")
     faults = "\n".join(validate(tmp_path))
     for words in ("no bank problem 'no-such-problem'", "language 'cobol'", "expected 'OK'",
                   "known_class 'n^3'", "note is empty", f"{SOURCES}: no row for {bad}",
-                  f"{first.file}: labelled but missing", "stray.txt: on disk but not labelled"):
+                  f"{first.file}: labelled but missing", "stray.txt: on disk but not labelled",
+                  f"{crash}: an RE row needs crash", "only an RE row has a crash label"):
         assert words in faults
     with pytest.raises(RealSubmissionsError):
         load(tmp_path)
