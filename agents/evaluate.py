@@ -91,6 +91,7 @@ class Judgement:
     parts: dict[str, float] = field(default_factory=dict)
     about: str | None = None  # what an off-topic answer is about, when the gate knows
     near_topic: bool = False  # gated as an answer to another question of a near topic
+    gate: Relevance | None = None  # the relevance gate's verdict, when it was asked
 
 
 def _cap(result: Judgement, cap: float, reason: Reason) -> None:
@@ -246,11 +247,8 @@ class EvaluateAgent:
         if self.gate is not None and answer.strip():
             relevance = self.gate.check(answer, knowledge.source_question_id, question_text,
                                         knowledge.reference_answer)
-        j = judge(answer, points, knowledge.misconceptions,
-                  reference=knowledge.reference_answer, grader=self.grader,
-                  relevance=relevance, authored=knowledge.source_question_id is not None,
-                  question=question_text, alternatives=knowledge.alternative_references,
-                  reference_share=knowledge.reference_share)
+        j = self._grade(question_text, answer, knowledge, points, relevance)
+        j.gate = relevance
         if j.off_topic and relevance is not None and relevance.nearest_other and self.bank:
             other = self.bank.get(relevance.nearest_other)
             asked = self.bank.questions.get(knowledge.source_question_id or "")
@@ -262,6 +260,14 @@ class EvaluateAgent:
             _gate(j, OFF_TOPIC_CAP)
         return j
 
+    def _grade(self, question_text: str, answer: str, knowledge: Knowledge,
+               points: list[AssessmentPoint], relevance: Relevance | None) -> Judgement:
+        return judge(answer, points, knowledge.misconceptions,
+                     reference=knowledge.reference_answer, grader=self.grader,
+                     relevance=relevance, authored=knowledge.source_question_id is not None,
+                     question=question_text, alternatives=knowledge.alternative_references,
+                     reference_share=knowledge.reference_share)
+
     def _answers_another_story(self, answer: str, j: Judgement, relevance: Relevance | None,
                                knowledge: Knowledge) -> bool:
         """Open questions (projects, behavioural) invite stories, and stories sit near each
@@ -270,16 +276,24 @@ class EvaluateAgent:
         (``OPEN_CONTRAST_BY``) as the answer to the nearest other open question answers that
         one. One more grading, only for a credited answer to an open main question."""
         asked = knowledge.source_question_id
-        if (self.bank is None or relevance is None or relevance.nearest_of_kind is None
-                or asked is None or knowledge.reference_share < 1.0 or j.off_topic
-                or j.reason is not Reason.none or j.score <= OFF_TOPIC_CAP
-                or self.bank.get(asked).topic.value not in OPEN_TOPICS):
+        if (self.bank is None or relevance is None or asked is None
+                or knowledge.reference_share < 1.0 or j.off_topic
+                or j.reason is not Reason.none or j.score <= OFF_TOPIC_CAP):
             return False
+        contrast = self.story_contrast(answer, asked, j.score, relevance)
+        return contrast is not None and contrast > OPEN_CONTRAST_BY
+
+    def story_contrast(self, answer: str, asked: str, score: float,
+                       relevance: Relevance) -> float | None:
+        """The answer's grade as the answer to the nearest other open bank question, minus
+        ``score`` (its grade for ``asked``); None unless ``asked`` is an open question."""
+        if (self.bank is None or relevance.nearest_of_kind is None
+                or self.bank.get(asked).topic.value not in OPEN_TOPICS):
+            return None
         other = self.bank.get(relevance.nearest_of_kind)
-        theirs = judge(answer, list(other.assessment_points), list(other.misconceptions),
-                       reference=other.reference_answer, grader=self.grader, authored=True,
-                       question=other.text)
-        return theirs.score - j.score > OPEN_CONTRAST_BY
+        theirs = self._grade(other.text, answer, Knowledge.of(other),
+                             list(other.assessment_points), None)
+        return theirs.score - score
 
     async def evaluate(self, question_text: str, answer: str, knowledge: Knowledge, *,
                        budget_ends_s: float | None = None) -> Evaluation:

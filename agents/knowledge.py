@@ -29,6 +29,12 @@ class Knowledge:
     # parent's points): how long a full answer to them is expected to be.
     reference_share: float = 1.0
 
+    @classmethod
+    def of(cls, question: Question) -> Knowledge:
+        """What grading knows of a bank question asked as a main question."""
+        return cls(True, question.reference_answer, list(question.assessment_points),
+                   list(question.misconceptions), question.id)
+
 
 NO_STANDARD_ANSWER = Knowledge(False, None, [], [], None)
 _STOP_STEMS = {stem(w) for w in STOP_WORDS}
@@ -41,8 +47,7 @@ class KnowledgeAgent:
 
     def for_question(self, question: Question, followup_id: str | None = None) -> Knowledge:
         if followup_id is None:
-            return Knowledge(True, question.reference_answer, list(question.assessment_points),
-                             list(question.misconceptions), question.id)
+            return Knowledge.of(question)
         followup = followup_by_id(question, followup_id)
         if followup is None:
             return self.lookup(question.text)

@@ -118,6 +118,7 @@ class Relevance:
     # answers that question, not this one.
     near_topic: bool = False
     nearest_of_kind: str | None = None  # the nearest other question of the asked one's kind
+    kind_margin: float = 0.0  # how much nearer that one is: what the near-topic rule reads
 
 
 _INDEX_LOCK = threading.Lock()
@@ -178,9 +179,9 @@ class RelevanceGate:
             near_i, near_margin = self._nearest_of_kind(sims, ids, is_open, own)
             if near_margin > (OPEN_NEAR_TOPIC_BY if is_open else NEAR_TOPIC_BY):
                 return Relevance(own, ids[near_i], near_margin, True, near_topic=True,
-                                 nearest_of_kind=ids[near_i])
+                                 nearest_of_kind=ids[near_i], kind_margin=near_margin)
             return Relevance(own, ids[best] if margin > 0 else None, margin, off,
-                             nearest_of_kind=ids[near_i])
+                             nearest_of_kind=ids[near_i], kind_margin=near_margin)
         target = self.embedder.embed(question_text + " " + (reference or ""))
         own = float(target @ vec)
         return Relevance(own, None, 0.0, own < FLOOR)

@@ -51,35 +51,15 @@ SHIPPED_OPEN_MARGIN = relevance.OPEN_NEAR_TOPIC_BY
 
 def _graded(kind: str, asked: str, answer: str, agent: EvaluateAgent,
             knowledge: KnowledgeAgent, label: float | None = None) -> dict[str, Any]:
+    """One grading with the gate's verdict, as ``EvaluateAgent.judge`` makes it."""
     bank = agent.bank
-    assert bank is not None and agent.gate is not None
+    assert bank is not None
     q = bank.get(asked)
-    is_open = q.topic.value in relevance.OPEN_TOPICS
-    score = agent.judge(q.text, answer, knowledge.for_question(q)).score
-    contrast = None
-    if is_open:
-        other_id = agent.gate.check(answer, q.id, q.text, q.reference_answer).nearest_of_kind
-        if other_id is not None:
-            other = bank.get(other_id)
-            contrast = agent.judge(other.text, answer, knowledge.for_question(other)).score \
-                - score
-    return {"kind": kind, "open": is_open, "label": label, "score": score,
-            "margin": _margin(agent, answer, q.id), "contrast": contrast}
-
-
-def _margin(agent: EvaluateAgent, answer: str, question_id: str) -> float:
-    """The margin the near-topic rule reads (``RelevanceGate.check``): how much nearer the
-    nearest other question of the asked one's kind sits than the asked one."""
-    gate = agent.gate
-    assert gate is not None and gate.bank is not None
-    ids, matrix = gate._index()
-    assert matrix is not None
-    sims = matrix @ gate.embedder.embed(answer)
-    i = ids.index(question_id)
-    own = float(sims[i])
-    sims[i] = -1.0
-    is_open = gate.bank.get(question_id).topic.value in relevance.OPEN_TOPICS
-    return gate._nearest_of_kind(sims, ids, is_open, own)[1]
+    j = agent.judge(q.text, answer, knowledge.for_question(q))
+    assert j.gate is not None  # a bank question: the gate always answers
+    return {"kind": kind, "open": q.topic.value in relevance.OPEN_TOPICS, "label": label,
+            "score": j.score, "margin": j.gate.kind_margin,
+            "contrast": agent.story_contrast(answer, q.id, j.score, j.gate)}
 
 
 def _public_dev(embed: Any) -> dict[str, Any]:

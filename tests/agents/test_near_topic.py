@@ -12,7 +12,7 @@ from agents.evaluate import OFF_TOPIC_CAP, EvaluateAgent, Judgement
 from agents.knowledge import KnowledgeAgent
 from agents.providers.rubric import RubricProvider
 from agents.question_bank import load_question_bank
-from agents.relevance import OPEN_TOPICS, RelevanceGate, default_embedder
+from agents.relevance import OPEN_CONTRAST_BY, OPEN_TOPICS, RelevanceGate, default_embedder
 from agents.semantic import default_grader
 from bench.grading import near_topic_pairs
 
@@ -102,7 +102,16 @@ def test_a_story_that_answers_another_open_question_is_capped(
     assert j.about is None  # "does not seem to be about what I asked", not "a past experience"
     # Without the contrast the same story is credited as an answer about a conflict.
     monkeypatch.setattr("agents.evaluate.OPEN_CONTRAST_BY", float("inf"))
-    assert judged("beh-conflict", deadline_story).score >= 0.5
+    plain = judged("beh-conflict", deadline_story)
+    assert plain.score >= 0.5
+    # The contrast the calibration script reads is the one that capped it.
+    assert plain.gate is not None and plain.gate.nearest_of_kind == "beh-deadline"
+    contrast = AGENT.story_contrast(deadline_story, "beh-conflict", plain.score, plain.gate)
+    assert contrast is not None and contrast > OPEN_CONTRAST_BY
+    # A technical question has no story to contrast.
+    tech = judged("db-index", HASH_TABLE)
+    assert tech.gate is not None
+    assert AGENT.story_contrast(HASH_TABLE, "db-index", tech.score, tech.gate) is None
 
 
 def test_right_labelled_answers_to_open_questions_are_not_capped() -> None:
