@@ -229,7 +229,9 @@ def simulate(points: list[Point], fusion: TurnFusion, settings: TurnTakingSettin
     fast = sum(w <= max(settings.complete_ms, 700) for w in waits)
     return {"pauses": len(pauses), "cut_ins": cut_ins,
             "cut_in_rate": round(cut_ins / max(1, len(pauses)), 4),
-            "finished": len(finished), "finished_wait_ms_p50": percentile(waits, 50),
+            "finished": len(finished),
+            "finished_wait_ms_mean": round(float(np.mean(waits)), 1) if waits else None,
+            "finished_wait_ms_p50": percentile(waits, 50),
             "finished_wait_ms_p95": percentile(waits, 95),
             "finished_fast_share": round(fast / max(1, len(finished)), 3),
             "cut_ends": len(cut), "early_ends": early,
@@ -257,10 +259,16 @@ def operating_points(points: list[Point], fusion: TurnFusion, base: TurnTakingSe
 
 
 def choose(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The shortest finished p95 wait with cut-ins at or under the goal (then p50)."""
+    """The shortest mean wait after finished answers with cut-ins at or under the goal.
+    Not the p95 first: while more than 5 % of finished answers are unsure, the p95 sits at
+    the think limit, and a p95-first choice gives up the fast answers for nothing (dev, the
+    recognizer's full stop alone: 0.85/0.70 answered 55.6 % of finished answers in the short
+    window, 0.75/0.70 67.8 %, both with 2 cut-ins and p95 3,000 ms; with a variant signal it
+    chose 0.98/0.40 for the fusion, p50 1,674 ms, to save 49 ms of p95).
+    """
     ok = [r for r in rows if r["cut_in_rate"] <= CUT_IN_GOAL] or rows
-    return min(ok, key=lambda r: (r["finished_wait_ms_p95"] or 1e9,
-                                  r["finished_wait_ms_p50"] or 1e9, -r["finished_p"]))
+    return min(ok, key=lambda r: (r["finished_wait_ms_mean"] or 1e9,
+                                  r["finished_wait_ms_p95"] or 1e9, -r["finished_p"]))
 
 
 def trade_off(points: list[Point], fusion: TurnFusion, base: TurnTakingSettings,
