@@ -163,10 +163,12 @@ async def run_sandboxed(executor: Executor, box: Path, argv: list[str], stdin: b
         record.stdout, record.output_exceeded = stdout, exceeded
         record.stderr = stderr.decode("utf-8", "replace")
         code = proc.returncode
-        # bwrap reports a child killed by signal N as exit status 128+N.
+        # bwrap reports a child killed by signal N as exit status 128+N. Signals stop at
+        # SIGRTMAX (64): a program's own exit status above 192 ("return 200;", or
+        # "return -1;": 255) is an exit status, not a signal.
         if code is not None and code < 0:
             record.signal = -code
-        elif code is not None and code > 128:
+        elif code is not None and 128 < code <= 128 + int(signal.SIGRTMAX):
             record.signal = code - 128
         else:
             record.exit_code = code

@@ -79,6 +79,18 @@ async def test_a_crash_is_named_with_the_candidates_line(language: str,
     assert text.startswith("0 of 2 samples pass. Sample 1 crashes with"), text
 
 
+@pytest.mark.parametrize(("returned", "status"), [(200, 200), (-1, 255)])
+async def test_an_exit_status_past_the_signals_is_not_called_a_signal(
+        returned: int, status: int, bwrap: SandboxBackend, problem) -> None:
+    # bwrap reports signal N as 128+N; "return 200;" was heard as "signal 72" and
+    # "return -1;" (255) as signal 127. Signals stop at 64.
+    code = f"int main(void) {{ return {returned}; }}\n"
+    result, text = await spoken(problem, "c", code, bwrap)
+    case = result.cases[0]
+    assert result.verdict == "RE" and case.exit_code == status and case.signal is None, case
+    assert f"exit code {status}" in text and "signal" not in text.lower(), text
+
+
 @pytest.mark.parametrize("language", sorted(COMPILE_ERRORS))
 async def test_a_compile_error_names_the_compilers_first_message_and_line(
         language: str, bwrap: SandboxBackend, problem) -> None:
