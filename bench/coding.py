@@ -23,7 +23,10 @@ public judge; the goal asks for those. ``--real`` adds them: the published solut
 ``tests/data/real_submissions`` (``bench/real_submissions.py``; the programs are re-created
 from its SOURCES.md, they are not in git), each judged on its bank problem
 (``real_verdict_match``: the verdict is the labelled one) and, when accepted, measured
-(``real_complexity_match`` against the labelled class, ``real_measure_ms_p95``).
+(``real_complexity_match`` against the labelled class, ``real_measure_ms_p95``); a labelled
+runtime error's words are checked too (``real_crashes``, ``real_crash_named``). It also runs
+``tests/data/real_crashes`` (``bench/real_crashes.py``: people's programs that crash, each on
+its input): ``real_crash_programs``, ``real_crash_named``, ``real_crash_misses``.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from agents.code_reading import read_code
 from agents.coding_round import CodingRound
 from agents.coding_talk import has_log_factor, measured_class
 from agents.complexity import parse_claim
-from bench.crash_programs import all_crashes, names_crash
+from bench.crash_programs import all_crashes, names_crash, sites_in
 from bench.stats import emit, percentile
 from judge.backends.base import SandboxBackend
 from judge.backends.bubblewrap import BubblewrapBackend
@@ -170,9 +173,7 @@ async def real(backend: SandboxBackend) -> dict[str, Any]:
         if label is not None:
             crashed += 1
             said = _spoken(problem, sub.language, code, outcome, "submit")
-            lines = code.splitlines()
-            sites = tuple((n, lines[n - 1].strip()) for n in label[1] if n <= len(lines))
-            if names_crash(said, label[0], sites):
+            if names_crash(said, label[0], sites_in(code, label[1])):
                 crash_named += 1
             else:
                 misses.append({"file": sub.file, "expected": sub.crash, "said": said[:200]})
@@ -201,6 +202,43 @@ async def real(backend: SandboxBackend) -> dict[str, Any]:
             "real_misses": misses}
 
 
+def one_input(given: str) -> Problem:
+    """A problem whose one sample feeds ``given``: how a real crash is run on its input."""
+    tests = [{"kind": "sample", "input": given, "output": "?\n"}]
+    return Problem.model_validate({"id": "bench-real-crash", "title": "Program",
+                                   "statement": "Runs on the given input.",
+                                   "limits": {"time_ms": 5000, "memory_mb": 256},
+                                   "tests": tests})
+
+
+async def real_crash_words(backend: SandboxBackend) -> dict[str, Any]:
+    """The real-crashes set (``bench/real_crashes.py``), each run on its input: does the
+    interviewer name the labelled exception and one of the labelled lines?"""
+    from bench.real_crashes import SET_DIR, files_present, load
+
+    if not files_present():
+        return {"real_crash_programs": 0, "real_crash_note": "no programs on disk: "
+                "scripts/make_real_crashes.py re-creates them"}
+    rows = load()
+    named, misses = 0, list[dict[str, Any]]()
+    for row in rows:
+        label = row.label()
+        assert label is not None  # load() validated it
+        code = (SET_DIR / row.file).read_bytes().decode("utf-8", errors="replace")
+        problem = one_input((SET_DIR / row.input).read_text(encoding="utf-8"))
+        outcome = await judge_code(problem, row.language, code, "run", backend)
+        said = _spoken(problem, row.language, code, outcome, "run")
+        if names_crash(said, label[0], sites_in(code, label[1])):
+            named += 1
+        else:
+            misses.append({"file": row.file, "expected": row.crash,
+                           "verdict": outcome.verdict, "said": said[:200]})
+    return {"real_crash_programs": len(rows),
+            "real_crash_languages": sorted({r.language for r in rows}),
+            "real_crash_named": round(named / len(rows), 3) if rows else None,
+            "real_crash_misses": misses}
+
+
 def claims(split: str) -> float | None:
     rows = [line.split("\t", 1) for line in (CLAIMS / f"{split}.tsv").read_text().splitlines()
             if line.strip() and not line.startswith("#")]
@@ -224,6 +262,7 @@ async def run(quick: bool, with_real: bool = False) -> dict[str, Any]:
     result.update(await complexity(backend, quick))
     if with_real:
         result.update(await real(backend))
+        result.update(await real_crash_words(backend))
     result["wall_s"] = round(time.monotonic() - started, 1)
     return result
 
@@ -234,7 +273,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="three problems, Python only")
     parser.add_argument("--real", action="store_true",
                         help="also judge and time the collected public submissions "
-                             "(tests/data/real_submissions)")
+                             "(tests/data/real_submissions) and run the real crashes "
+                             "(tests/data/real_crashes)")
     args = parser.parse_args(argv)
     result = asyncio.run(run(args.quick, args.real))
     emit(result, args.json)

@@ -116,6 +116,26 @@ RECURSIONS: dict[str, tuple[str, str, tuple[Site, ...]]] = {
 }
 
 
+def parse_crash(label: str) -> tuple[str, tuple[int, ...]] | None:
+    """A data set's crash label, ``<what must be named>@<line>[,<line>]`` ("a
+    RecursionError@12"), as (what must be named, the right lines); None when it does not
+    parse."""
+    named, _, lines = label.rpartition("@")
+    if not named or not lines:
+        return None
+    try:
+        numbers = tuple(int(x) for x in lines.split(","))
+    except ValueError:
+        return None
+    return (named, numbers) if numbers and min(numbers) >= 1 else None
+
+
+def sites_in(code: str, lines: tuple[int, ...]) -> tuple[Site, ...]:
+    """The labelled lines of a program, with their text as the interviewer quotes it."""
+    text = code.splitlines()
+    return tuple((n, text[n - 1].strip()) for n in lines if n <= len(text))
+
+
 def names_crash(text: str, exception: str, sites: tuple[Site, ...]) -> bool:
     """Whether the interviewer's words name the exception and one of the right lines."""
     return f"with {exception}" in text and any(f" on line {line}, `{source}`." in text

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.crash_programs import parse_crash
 from judge.languages import EXECUTORS, LANGUAGES
 from judge.problems import default_bank_dir
 
@@ -74,14 +75,7 @@ class Submission:
     def crash_label(self) -> tuple[str, tuple[int, ...]] | None:
         """(what must be named, the right lines) of an RE row; None when there is none or
         it does not parse."""
-        named, _, lines = self.crash.rpartition("@")
-        if not named or not lines:
-            return None
-        try:
-            numbers = tuple(int(x) for x in lines.split(","))
-        except ValueError:
-            return None
-        return (named, numbers) if numbers and min(numbers) >= 1 else None
+        return parse_crash(self.crash)
 
 
 @dataclass(frozen=True)
