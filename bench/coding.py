@@ -24,7 +24,8 @@ public judge; the goal asks for those. ``--real`` adds them: the published solut
 from its SOURCES.md, they are not in git), each judged on its bank problem
 (``real_verdict_match``: the verdict is the labelled one) and, when accepted, measured
 (``real_complexity_match`` against the labelled class, ``real_measure_ms_p95``); a labelled
-runtime error's words are checked too (``real_crashes``, ``real_crash_named``). It also runs
+runtime error's words are checked too (``real_submission_crashes``,
+``real_submission_crash_named``). It also runs
 ``tests/data/real_crashes`` (``bench/real_crashes.py``: people's programs that crash, each on
 its input): ``real_crash_programs``, ``real_crash_named``, ``real_crash_misses``.
 """
@@ -193,8 +194,8 @@ async def real(backend: SandboxBackend) -> dict[str, Any]:
     return {"real_submissions": len(submissions),
             "real_languages": sorted({s.language for s in submissions}),
             "real_verdict_match": round(verdicts / len(submissions), 3),
-            "real_crashes": crashed,
-            "real_crash_named": round(crash_named / crashed, 3) if crashed else None,
+            "real_submission_crashes": crashed,
+            "real_submission_crash_named": round(crash_named / crashed, 3) if crashed else None,
             "real_classed": classed, "real_too_fast": too_fast,
             "real_complexity_match": round(matched / classed, 3) if classed else None,
             "real_measure_ms_p50": percentile(sandbox_ms, 50),
