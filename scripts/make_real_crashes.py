@@ -30,13 +30,15 @@ import argparse
 import hashlib
 import json
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from git_mirrors import git_show as mirror_show  # noqa: E402
 
 from bench.real_submissions import read_sources  # noqa: E402
 
@@ -163,16 +165,8 @@ PROGRAMS: tuple[Program, ...] = (
 
 # ------------------------------------------------------------------------------ sources
 
-def git_dir(mirrors: Path, repo: str) -> Path:
-    """The bare repository of ``repo`` under ``mirrors`` (``owner+name/repo``, or the
-    ``owner+name`` folder itself when it is the bare repository)."""
-    folder = mirrors / repo.replace("/", "+")
-    return folder / "repo" if (folder / "repo").is_dir() else folder
-
-
 def git_show(mirrors: Path, repo: Repo, path: str) -> bytes:
-    return subprocess.run(["git", f"--git-dir={git_dir(mirrors, repo.name)}", "show",
-                           f"{repo.commit}:{path}"], check=True, capture_output=True).stdout
+    return mirror_show(mirrors, repo.name, repo.commit, path)
 
 
 def program_bytes(mirrors: Path, program: Program) -> bytes:

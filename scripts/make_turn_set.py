@@ -29,7 +29,6 @@ import argparse
 import csv
 import io
 import shutil
-import subprocess
 import sys
 import zlib
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import make_real_speech_set as rs  # noqa: E402
+from git_mirrors import git_ls, git_show  # noqa: E402
 
 from audio.speech_set import TRANSCRIPTS, format_pauses, load_speech_set  # noqa: E402
 
@@ -132,19 +132,6 @@ def reused_speaker(name: str) -> tuple[str, str]:
 
 
 # ------------------------------------------------------------------------------ sources
-
-def git_show(mirrors: Path, repo: str, commit: str, path: str) -> bytes:
-    git_dir = mirrors / repo.replace("/", "+") / "repo"
-    return subprocess.run(["git", f"--git-dir={git_dir}", "show", f"{commit}:{path}"],
-                          check=True, capture_output=True).stdout
-
-
-def git_ls(mirrors: Path, repo: str, commit: str, under: str) -> list[str]:
-    git_dir = mirrors / repo.replace("/", "+") / "repo"
-    out = subprocess.run(["git", f"--git-dir={git_dir}", "ls-tree", "-r", "--name-only",
-                          commit, under], check=True, capture_output=True, text=True).stdout
-    return sorted(out.split())
-
 
 def vctk_sources(mirrors: Path) -> list[Source]:
     repo, commit = MSC
