@@ -5,6 +5,8 @@ language (tests/judge/test_crash_words.py); ``viva bench coding`` runs those and
 
 from __future__ import annotations
 
+from agents.code_evidence import MAX_CODE, clip
+
 # (code, what must be named, line, the line's text) — each crashes on the first sample.
 CRASHES: dict[str, tuple[str, str, int, str]] = {
     "python": ("import sys\n\ndata = sys.stdin.read().split()\nprint(1 // 0)\n",
@@ -131,15 +133,17 @@ def parse_crash(label: str) -> tuple[str, tuple[int, ...]] | None:
 
 
 def sites_in(code: str, lines: tuple[int, ...]) -> tuple[Site, ...]:
-    """The labelled lines of a program, with their text as the interviewer quotes it."""
+    """The labelled lines of a program, with their text (``names_crash`` cuts it as the
+    interviewer's quote is cut)."""
     text = code.splitlines()
     return tuple((n, text[n - 1].strip()) for n in lines if n <= len(text))
 
 
 def names_crash(text: str, exception: str, sites: tuple[Site, ...]) -> bool:
-    """Whether the interviewer's words name the exception and one of the right lines."""
-    return f"with {exception}" in text and any(f" on line {line}, `{source}`." in text
-                                               for line, source in sites)
+    """Whether the interviewer's words name the exception and one of the right lines, its
+    text quoted as the interviewer quotes it (cut to ``MAX_CODE`` characters)."""
+    return f"with {exception}" in text and any(
+        f" on line {line}, `{clip(source, MAX_CODE)}`." in text for line, source in sites)
 
 
 def all_crashes() -> list[tuple[str, str, str, tuple[Site, ...]]]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.crash_programs import parse_crash, sites_in
+from agents.code_evidence import fault_words
+from bench.crash_programs import names_crash, parse_crash, sites_in
 from bench.real_crashes import LABELS, SET_DIR, files_present, load, read_labels, validate
 from bench.real_submissions import SOURCES, read_sources
 from judge.languages import LANGUAGES
@@ -42,6 +43,17 @@ def test_crash_labels_parse_and_quote_their_lines() -> None:
         assert parse_crash(bad) is None, bad
     code = "int main() {\n  int *p = 0;\n  return *p;\n}\n"
     assert sites_in(code, (3, 9)) == ((3, "return *p;"),)
+
+
+def test_a_long_crashing_line_is_matched_as_the_interviewer_quotes_it() -> None:
+    # The interviewer cuts a quoted line to 60 characters; the check once compared the whole
+    # line, so a real crash on a long line (TheAlgorithms' Go binary search) was a miss.
+    code = "x = 1\nreturn binarySearch(array, target, lowIndex, highIndex-1, depth + 1)\n"
+    words = fault_words({"kind": "exception", "name": "E", "line": 2}, code)
+    said = f"Sample 1 crashes with {words}."
+    assert "…`." in said
+    assert names_crash(said, "an E", sites_in(code, (2,)))
+    assert not names_crash(said, "an E", sites_in(code, (1,)))
 
 
 def test_validate_reports_what_is_wrong(tmp_path: Path) -> None:
