@@ -18,6 +18,11 @@ Sources, each at a pinned commit:
   of ``json_testcases/<name>.json``; for the graph and linked-list functions, whose tests
   build ``Node`` objects in Python (``python_testcases/test_<name>.py``), it is that test
   case's graph written as JSON (``GRAPH_INPUTS``).
+* ConDefects (appmlk/ConDefects, MIT): real AtCoder submissions in Java; the program is the
+  faulty version (``Code/<task>/Java/<submission>/faultyVersion.java``), byte for byte.
+  ConDefects holds no test cases, so each input is ours (``JAVA_INPUTS``), written in the
+  task's input format, on which the faulty version crashes and the correct version
+  (``correctVersion.java`` beside it) runs and prints the right answer.
 
 Each repository's licence text goes to ``LICENSES/<owner>__<name>.txt``. Every re-created
 program's sha256 is checked against SOURCES.md's table; ``--table`` prints that table's rows
@@ -61,22 +66,26 @@ INTROCLASS = Repo("ProgramRepair/IntroClass", "897fd9ca72a4cd2fa0884b6d2d9d09a95
                   "BSD-3-Clause", "LICENSE", "")
 QUIXBUGS = Repo("jkoppel/QuixBugs", "4257f44b0ff1181dedaedee6a447e133219fcebf", "MIT",
                 "LICENSE", "Quixey Challenge; QuixBugs (Lin, Koppel, Chen, Solar-Lezama)")
+CONDEFECTS = Repo("appmlk/ConDefects", "43f0834a82c5e3bc4516c079fe7765f63b1a15cd", "MIT",
+                  "LICENSE", "")
+REPOS = (INTROCLASS, QUIXBUGS, CONDEFECTS)
+EXTENSIONS = {"c": ".c", "python": ".py", "java": ".java"}
 
 
 @dataclass(frozen=True)
 class Program:
     name: str  # the file stem in the set: <language>/<name>.<ext>, inputs/<name>.in
-    language: str  # "c" or "python"
+    language: str  # "c", "python" or "java"
     repo: Repo
     path: str  # the program inside the repository
-    input_path: str  # the test file the input comes from
+    input_path: str  # the test file the input comes from (ConDefects: the correct version)
     case: int = 0  # QuixBugs json_testcases: the line (1-based) whose arguments are taken
     driver: str = ""  # QuixBugs: key of DRIVERS appended to the function
     function: str = ""  # QuixBugs: the function the driver calls
 
     @property
     def file(self) -> str:
-        return f"{self.language}/{self.name}{'.c' if self.language == 'c' else '.py'}"
+        return f"{self.language}/{self.name}{EXTENSIONS[self.language]}"
 
     @property
     def input_file(self) -> str:
@@ -88,6 +97,11 @@ class Program:
             # <assignment>/<anonymised student repository id>/<submission>/<assignment>.c
             _, student, submission, _ = self.path.split("/")
             return f"IntroClass student {student[:8]} (anonymised), submission {submission}"
+        if self.repo is CONDEFECTS:
+            # Code/<task>/Java/<AtCoder submission id>/faultyVersion.java
+            _, task, _, submission, _ = self.path.split("/")
+            return (f"AtCoder submission {submission} to {task} (its author is not named in "
+                    "ConDefects)")
         return self.repo.author
 
 
@@ -135,6 +149,20 @@ GRAPH_INPUTS: dict[str, tuple[str, object]] = {
                               [[1, 2, 10], [2, 3, 15], [3, 4, 10], [1, 4, 10]]),
 }
 
+# The inputs of the ConDefects programs: ConDefects has no test cases, so these are ours, each
+# in its AtCoder task's input format and within its constraints, read from the correct
+# version's parsing and the faulty/correct difference (the labels' notes say why it crashes).
+JAVA_INPUTS: dict[str, tuple[str, str]] = {
+    # name: (what the input is, its text)
+    "abc257_a_42234047": ("N = 2, X = 49 (N does not divide X; the answer is Y)", "2 49\n"),
+    "abc322_b_46141348": ("N = M = 2, S = T = ab (a prefix and a suffix; the answer is 0)",
+                          "2 2\nab\nab\n"),
+    "abc354_b_54533166": ("2 users, ratings summing to 5 (the answer is takahashi)",
+                          "2\ntakahashi 2\naoki 3\n"),
+    "abc308_b_44890750": ("N = 3 plates, M = 1 priced colour (the answer is 3200)",
+                          "3 1\nred green blue\nblue\n800 1600\n"),
+}
+
 _DIGITS_68EA = ("digits/68ea5d3466c7a9fb4a9219015d32f37de45f50df920793d79bc6028242a1913e9fa55a6"
                 "da8262f1bc1f64b15e481dcd74d30dc36a54704a8abeac07d06f0f591")
 
@@ -144,6 +172,12 @@ def _quixbugs(name: str, case: int = 0, driver: str = "args") -> Program:
             else f"python_testcases/test_{name}.py")
     return Program(name, "python", QUIXBUGS, f"python_programs/{name}.py", test, case, driver,
                    name)
+
+
+def _condefects(task: str, submission: str) -> Program:
+    folder = f"Code/{task}/Java/{submission}"
+    return Program(f"{task}_{submission}", "java", CONDEFECTS, f"{folder}/faultyVersion.java",
+                   f"{folder}/correctVersion.java")
 
 
 PROGRAMS: tuple[Program, ...] = (
@@ -160,6 +194,10 @@ PROGRAMS: tuple[Program, ...] = (
     _quixbugs("breadth_first_search", driver="graph"),
     _quixbugs("depth_first_search", driver="graph"),
     _quixbugs("minimum_spanning_tree", driver="edges"),
+    _condefects("abc257_a", "42234047"),
+    _condefects("abc322_b", "46141348"),
+    _condefects("abc354_b", "54533166"),
+    _condefects("abc308_b", "44890750"),
 )
 
 
@@ -179,11 +217,14 @@ def program_bytes(mirrors: Path, program: Program) -> bytes:
 
 
 def input_bytes(mirrors: Path, program: Program) -> bytes:
-    """The crashing input: a test file byte for byte, a json_testcases line's arguments, or
-    a transcribed QuixBugs test case (its test file must exist at the commit)."""
+    """The crashing input: a test file byte for byte, a json_testcases line's arguments, a
+    transcribed QuixBugs test case or our input for a ConDefects program (the file it is
+    taken from or written for must exist at the commit)."""
     source = git_show(mirrors, program.repo, program.input_path)
     if program.repo is INTROCLASS:
         return source
+    if program.repo is CONDEFECTS:
+        return JAVA_INPUTS[program.name][1].encode()
     if program.driver != "args":
         return (json.dumps(GRAPH_INPUTS[program.name][1]) + "\n").encode()
     lines = [line for line in source.decode("utf-8").splitlines() if line.strip()]
@@ -195,6 +236,8 @@ def input_how(program: Program) -> str:
     """How the input was taken, for SOURCES.md's input table."""
     if program.repo is INTROCLASS:
         return "the test file, byte for byte"
+    if program.repo is CONDEFECTS:
+        return f"ours (not ConDefects'), written for this program: {JAVA_INPUTS[program.name][0]}"
     if program.driver == "args":
         return (f"line {program.case}'s arguments (json.dumps of the first element, and a "
                 "newline)")
@@ -235,11 +278,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     expected = {s.file: s.sha256 for s in read_sources(out)}
-    for sub in ("c", "python", "inputs", "LICENSES"):
+    for sub in (*EXTENSIONS, "inputs", "LICENSES"):
         if (out / sub).exists():
             shutil.rmtree(out / sub)
     faults = []
-    for repo in (INTROCLASS, QUIXBUGS):
+    for repo in REPOS:
         target = out / repo.licence_file
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(git_show(mirrors, repo, repo.licence_path))
@@ -260,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     if faults:
         print("\n".join(faults), file=sys.stderr)
         return 1
-    print(f"{len(PROGRAMS)} programs, their inputs and 2 licence texts in {out}")
+    print(f"{len(PROGRAMS)} programs, their inputs and {len(REPOS)} licence texts in {out}")
     return 0
 
 
