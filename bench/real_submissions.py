@@ -1,11 +1,13 @@
 """The real-submissions set: publicly published, human-written solutions to bank problems
-(CSES tasks with the same input and output format), for measuring the judge and the
-complexity fit on programs that are not our own (issue 22).
+(CSES tasks with the same input and output format; TheAlgorithms functions with a driver
+appended), for measuring the judge and the complexity fit on programs that are not our own
+(issue 22).
 
 Layout, under ``tests/data/real_submissions/``:
 
-- ``<problem>/<language>/<name>.<ext>``: the programs, byte for byte as published (kept out
-  of git: see the ``.gitignore`` there and SOURCES.md for how to re-create them);
+- ``<problem>/<language>/<name>.<ext>``: the programs, byte for byte as published, or for
+  TheAlgorithms with one-line edits and an appended driver (kept out of git: see the
+  ``.gitignore`` there; ``scripts/make_real_submissions.py`` re-creates them);
 - ``labels.tsv``: one row per program: ``file problem language expected known_class note``,
   ``expected`` being the verdict read from the code against the bank's constraints (AC, WA, RE,
   TLE, or CE for a program that does not compile as published), ``known_class`` its growth
@@ -43,8 +45,12 @@ COLUMNS = ("file", "problem", "language", "expected", "known_class", "note", "cr
 EXPECTED = ("AC", "WA", "RE", "TLE", "CE")
 # Classes a label may give (issue 22's list; all are judge.problems.ComplexityClass values).
 KNOWN_CLASSES = ("1", "log n", "n", "n log n", "n^2", "2^n")
-# Licences that allow redistribution (SPDX ids, as the licence column starts).
-LICENCES = ("MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "ISC", "CC0-1.0", "Unlicense")
+# The licences a program may carry (SPDX ids, as the licence column starts): permissive ones,
+# and GPL-3.0 (TheAlgorithms/C and TheAlgorithms/JavaScript). The programs are only re-created
+# from their repositories and run here, never committed or distributed, so a copyleft licence
+# is no bar (SOURCES.md). Shared by the real-crashes set (bench/real_crashes.py).
+LICENCES = ("MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "ISC", "CC0-1.0", "Unlicense",
+            "GPL-3.0")
 # The source file's extension per judge language: main.py -> .py, Main.java -> .java, ...
 EXTENSION = {lang: Path(ex.source_name).suffix for lang, ex in EXECUTORS.items()}
 METADATA = frozenset({LABELS, SOURCES, LICENCE_DIR, "ruff.toml", ".gitignore"})

@@ -41,7 +41,6 @@ instead of checking (for writing SOURCES.md when the set changes).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import shutil
 import sys
@@ -53,24 +52,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from git_mirrors import git_show as mirror_show  # noqa: E402
+from real_programs import (  # noqa: E402
+    GO_MAIN,
+    Edit,
+    Repo,
+    digest_faults,
+    git_show,
+    made_program,
+    sha256,
+    write_licences,
+    write_program,
+)
 
 from bench.real_submissions import read_sources  # noqa: E402
-
-
-@dataclass(frozen=True)
-class Repo:
-    name: str  # owner/name on GitHub
-    commit: str  # of the licence text, and of each program that names no commit of its own
-    licence: str  # SPDX id
-    licence_path: str  # the licence text inside the repository
-    author: str  # for a program whose author the repository does not name
-
-    @property
-    def licence_file(self) -> str:
-        owner, name = self.name.split("/", 1)
-        return f"LICENSES/{owner}__{name}.txt"
-
 
 INTROCLASS = Repo("ProgramRepair/IntroClass", "897fd9ca72a4cd2fa0884b6d2d9d09a95603cb65",
                   "BSD-3-Clause", "LICENSE", "")
@@ -90,20 +84,6 @@ ALGO_JS = Repo("TheAlgorithms/JavaScript", "74f296578a3edc0081937e17c9370695848c
 REPOS = (INTROCLASS, QUIXBUGS, CONDEFECTS, ALGO_GO, ALGO_CPP, ALGO_JS)
 EXTENSIONS = {"c": ".c", "python": ".py", "java": ".java", "go": ".go", "cpp": ".cpp",
               "javascript": ".js"}
-
-
-@dataclass(frozen=True)
-class Edit:
-    """One line of the original replaced by one line (so every line keeps its number)."""
-
-    line: int  # 1-based
-    old: str  # the line as the repository has it (checked)
-    new: str
-
-
-# A Go library file as a program: ``package main`` on its first line, with the import its
-# driver needs (Go allows ``import "fmt"`` there, before the file's own imports).
-GO_MAIN = 'package main; import "fmt"'
 
 
 @dataclass(frozen=True)
@@ -357,25 +337,12 @@ PROGRAMS: tuple[Program, ...] = (
 
 # ------------------------------------------------------------------------------ sources
 
-def git_show(mirrors: Path, repo: Repo, path: str, commit: str = "") -> bytes:
-    return mirror_show(mirrors, repo.name, commit or repo.commit, path)
-
-
 def program_bytes(mirrors: Path, program: Program) -> bytes:
     """The program as the set holds it: the repository's bytes with its EDITS (a line for a
     line), and the driver, if any, after them."""
     code = git_show(mirrors, program.repo, program.path, program.at)
-    if program.edits:
-        lines = code.split(b"\n")
-        for edit in program.edits:
-            if lines[edit.line - 1].decode() != edit.old:
-                raise SystemExit(f"{program.path}:{edit.line} is not {edit.old!r} at "
-                                 f"{program.at}")
-            lines[edit.line - 1] = edit.new.encode()
-        code = b"\n".join(lines)
-    if not program.driver:
-        return code
-    return code + DRIVERS[program.driver].format(function=program.function).encode()
+    driver = DRIVERS[program.driver].format(function=program.function) if program.driver else ""
+    return made_program(code, program.edits, driver, f"{program.path} at {program.at}")
 
 
 def input_bytes(mirrors: Path, program: Program) -> bytes:
@@ -417,10 +384,6 @@ def input_how(program: Program) -> str:
     return f"{GRAPH_INPUTS[program.name][0]}, written as JSON"
 
 
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 # ------------------------------------------------------------------------------------ main
 
 def table_rows(mirrors: Path) -> list[str]:
@@ -454,26 +417,15 @@ def main(argv: list[str] | None = None) -> int:
     for sub in (*EXTENSIONS, "inputs", "LICENSES"):
         if (out / sub).exists():
             shutil.rmtree(out / sub)
-    faults = []
-    for repo in REPOS:
-        target = out / repo.licence_file
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(git_show(mirrors, repo, repo.licence_path))
+    write_licences(mirrors, out, REPOS)
+    made: dict[str, bytes] = {}
     for p in PROGRAMS:
-        code = program_bytes(mirrors, p)
-        (out / p.file).parent.mkdir(parents=True, exist_ok=True)
-        (out / p.file).write_bytes(code)
-        (out / p.input_file).parent.mkdir(parents=True, exist_ok=True)
-        (out / p.input_file).write_bytes(input_bytes(mirrors, p))
-        if p.file not in expected:
-            faults.append(f"{p.file}: no row in SOURCES.md")
-        elif sha256(code) != expected[p.file]:
-            faults.append(f"{p.file}: sha256 {sha256(code)} differs from SOURCES.md's "
-                          f"{expected[p.file]}")
+        made[p.file] = code = program_bytes(mirrors, p)
+        write_program(out, p.file, code)
+        write_program(out, p.input_file, input_bytes(mirrors, p))
         print(f"{p.file} <- {p.repo.name}@{p.at[:8]}:{p.path}; {p.input_file} <- "
               f"{p.input_path}")
-    faults += [f"SOURCES.md: {f} is not made by this script"
-               for f in sorted(set(expected) - {p.file for p in PROGRAMS})]
+    faults = digest_faults(made, expected, "this script")
     if faults:
         print("\n".join(faults), file=sys.stderr)
         return 1
