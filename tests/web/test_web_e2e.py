@@ -290,6 +290,11 @@ def test_a_crashing_python_sample_shows_its_traceback_and_output(
         stderr = page.get_by_test_id("case-stderr")
         expect(stderr).to_contain_text("Traceback (most recent call last)")
         expect(stderr).to_contain_text("ZeroDivisionError")
+        # The interviewer's words about this run sit beside the failing case: the exception
+        # and the candidate's own line.
+        said = failing.get_by_test_id("interviewer-explanation")
+        expect(said).to_be_visible(timeout=30_000)
+        expect(said).to_contain_text(re.compile(r"ZeroDivisionError on line \d+"))
         path = screenshot(page, "e2e-coding-traceback")
         assert path.is_file()
         assert undeclared_reads(page) == [], "the UI read event fields the server never sends"

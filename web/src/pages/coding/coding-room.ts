@@ -7,6 +7,7 @@ import { h } from '../../shared/dom';
 import type {
   ClientMessage,
   CodingTask,
+  FeedbackEvent,
   JudgeCaseEvent,
   Language,
   SubmissionQueuedEvent,
@@ -93,6 +94,10 @@ export class CodingRoom {
 
   caseResult(event: JudgeCaseEvent): void {
     this.evidence.caseResult(event);
+  }
+
+  interviewerSaid(event: FeedbackEvent): void {
+    if (event.submission_id) this.evidence.interviewerSaid(event.submission_id, event.text);
   }
 
   result(result: SubmissionResult): void {

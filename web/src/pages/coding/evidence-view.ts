@@ -67,6 +67,11 @@ export class EvidenceView {
   private readonly history = h('ol', { class: 'history-list', 'data-testid': 'submission-history' });
   private current: SubmissionView | null = null;
   private readonly finished = new Set<string>();
+  // What the interviewer said about each submission, in order: it may come before or after the
+  // result, so it is kept here and drawn beside the result's evidence whenever either arrives.
+  private readonly said = new Map<string, string[]>();
+  private shownId: string | null = null;
+  private readonly saidSlot = h('div', { class: 'interviewer-said', 'data-testid': 'interviewer-explanation', hidden: true });
 
   constructor() {
     this.element = h(
@@ -132,8 +137,11 @@ export class EvidenceView {
     if (!result.compile.ok) {
       parts.push(h('h3', {}, 'Compiler output'), h('pre', { class: 'compile-log', 'data-testid': 'compile-log' }, result.compile.log || '(no output)'));
     }
+    this.shownId = result.submission_id;
+    this.drawSaid();
     const failing = result.cases.find((c) => c.verdict && c.verdict !== 'AC');
     if (failing) parts.push(this.failingCase(failing));
+    else parts.push(this.saidSlot);
     if (result.diff) parts.push(this.diffView(result.diff, result.revision));
     replaceChildren(this.detail, parts);
     this.history.prepend(
@@ -144,6 +152,21 @@ export class EvidenceView {
         ` revision ${result.revision} · ${result.kind === 'run' ? 'samples' : 'submit'} · ${result.passed}/${result.total}`,
       ),
     );
+  }
+
+  /** The interviewer's words about a submission, shown beside its evidence (next to the
+   * failing case when there is one). */
+  interviewerSaid(submissionId: string, text: string): void {
+    const texts = this.said.get(submissionId) ?? [];
+    texts.push(text);
+    this.said.set(submissionId, texts);
+    if (submissionId === this.shownId) this.drawSaid();
+  }
+
+  private drawSaid(): void {
+    const texts = (this.shownId && this.said.get(this.shownId)) || [];
+    replaceChildren(this.saidSlot, texts.length ? [h('h4', {}, 'The interviewer says'), ...texts.map((t) => h('p', {}, t))] : []);
+    this.saidSlot.hidden = texts.length === 0;
   }
 
   private viewFor(submissionId: string): SubmissionView {
@@ -188,7 +211,7 @@ export class EvidenceView {
     const title = h('h3', {}, `First failing test: ${c.id} (${c.kind}) — ${c.verdict ? VERDICT_NAMES[c.verdict] : ''}`);
     const attrs = { class: 'failing-case', 'data-testid': 'failing-case', 'data-case': c.id, 'data-kind': c.kind };
     if (c.kind !== 'sample') {
-      return h('div', attrs, title, h('p', { class: 'hint' }, 'This test is hidden: its input is not shown. Check edge cases and limits.'));
+      return h('div', attrs, title, this.saidSlot, h('p', { class: 'hint' }, 'This test is hidden: its input is not shown. Check edge cases and limits.'));
     }
     const stderr = c.stderr ? capText(c.stderr, MAX_SHOWN_CHARS) : null;
     // The reason repeats the stderr tail for a crash; show it only when it adds something.
@@ -197,6 +220,7 @@ export class EvidenceView {
       'div',
       attrs,
       title,
+      this.saidSlot,
       reason ? h('p', { class: 'failure-reason', 'data-testid': 'failure-reason' }, reason) : null,
       c.checker_message ? h('p', { class: 'checker-message', 'data-testid': 'checker-message' }, `Checker: ${c.checker_message}`) : null,
       h('div', {}, h('h4', {}, 'Input'), h('pre', { 'data-testid': 'case-input' }, c.input || '(empty)')),

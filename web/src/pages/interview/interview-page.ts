@@ -157,6 +157,8 @@ function interviewRoom(root: HTMLElement, stored: StoredSession, onRefused: (det
         break;
       case 'feedback':
         conversation.feedbackGiven(event);
+        // What the interviewer said about a run or submission also sits beside its evidence.
+        if (event.submission_id) void room().then((r) => r.interviewerSaid(event));
         break;
       case 'transcript_partial':
         conversation.partialTranscript(event);
