@@ -26,11 +26,11 @@ from pathlib import Path
 from bench.crash_programs import parse_crash
 from bench.real_submissions import (
     EXTENSION,
-    LICENCES,
     SOURCES,
     RealSubmissionsError,
     read_sources,
     sha256_of,
+    source_faults,
 )
 from judge.languages import LANGUAGES
 
@@ -99,9 +99,7 @@ def validate(root: Path = SET_DIR, check_files: bool = True) -> list[str]:
         if src is None:
             faults.append(f"{SOURCES}: no row for {r.file}")
             continue
-        if src.licence_id not in LICENCES:
-            faults.append(f"{SOURCES}: {r.file}: licence {src.licence!r} is not one of "
-                          f"{LICENCES}")
+        faults += source_faults(src, root, check_files)
         if not check_files:
             continue
         program, given = root / r.file, root / r.input
@@ -115,8 +113,6 @@ def validate(root: Path = SET_DIR, check_files: bool = True) -> list[str]:
         lines = len(program.read_text(encoding="utf-8", errors="replace").splitlines())
         if label is not None and max(label[1]) > lines:
             faults.append(f"{where}: line {max(label[1])} is past the program's {lines}")
-        if not (root / src.licence_file).is_file():
-            faults.append(f"{SOURCES}: {r.file}: no licence text {src.licence_file}")
     faults += [f"{SOURCES}: {f} is not labelled" for f in sorted(set(sources) - seen)]
     return faults
 

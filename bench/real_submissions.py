@@ -212,23 +212,7 @@ def validate(root: Path = SET_DIR, bank_dir: Path | None = None,
     faults += [f"{SOURCES}: no row for {f}" for f in sorted(labelled - set(by_file))]
     faults += [f"{SOURCES}: {f} is not labelled" for f in sorted(set(by_file) - labelled)]
     for src in sources:
-        where = f"{SOURCES}: {src.file}"
-        if not _REPOSITORY.match(src.repository):
-            faults.append(f"{where}: repository {src.repository!r} is not owner/name")
-            continue
-        if not _COMMIT.match(src.commit):
-            faults.append(f"{where}: commit {src.commit!r} is not 40 hex digits")
-        if not src.path:
-            faults.append(f"{where}: no path in the repository")
-        if src.licence_id not in LICENCES:
-            faults.append(f"{where}: licence {src.licence!r} is not one of {LICENCES}")
-        elif check_files and not (root / src.licence_file).is_file():
-            # Re-created with the programs (kept out of git with them).
-            faults.append(f"{where}: no licence text {src.licence_file}")
-        if not src.author:
-            faults.append(f"{where}: no author")
-        if not _SHA256.match(src.sha256):
-            faults.append(f"{where}: sha256 {src.sha256!r} is not 64 hex digits")
+        faults += source_faults(src, root, check_files)
     if check_files:
         present = files_on_disk(root)
         faults += [f"{f}: labelled but missing" for f in sorted(labelled - present)]
@@ -237,6 +221,30 @@ def validate(root: Path = SET_DIR, bank_dir: Path | None = None,
             path = root / src.file
             if path.is_file() and _SHA256.match(src.sha256) and sha256_of(path) != src.sha256:
                 faults.append(f"{src.file}: sha256 differs from {SOURCES} (edited?)")
+    return faults
+
+
+def source_faults(src: Source, root: Path, check_files: bool) -> list[str]:
+    """What is wrong with one SOURCES.md row (this set's, or the real crashes'): where it
+    comes from, its licence (and, with ``check_files``, the licence text beside the
+    programs), its author and its sha256."""
+    where = f"{SOURCES}: {src.file}"
+    if not _REPOSITORY.match(src.repository):
+        return [f"{where}: repository {src.repository!r} is not owner/name"]
+    faults = []
+    if not _COMMIT.match(src.commit):
+        faults.append(f"{where}: commit {src.commit!r} is not 40 hex digits")
+    if not src.path:
+        faults.append(f"{where}: no path in the repository")
+    if src.licence_id not in LICENCES:
+        faults.append(f"{where}: licence {src.licence!r} is not one of {LICENCES}")
+    elif check_files and not (root / src.licence_file).is_file():
+        # Re-created with the programs (kept out of git with them).
+        faults.append(f"{where}: no licence text {src.licence_file}")
+    if not src.author:
+        faults.append(f"{where}: no author")
+    if not _SHA256.match(src.sha256):
+        faults.append(f"{where}: sha256 {src.sha256!r} is not 64 hex digits")
     return faults
 
 

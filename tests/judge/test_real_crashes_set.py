@@ -57,14 +57,21 @@ def test_a_long_crashing_line_is_matched_as_the_interviewer_quotes_it() -> None:
 
 
 def test_validate_reports_what_is_wrong(tmp_path: Path) -> None:
-    (tmp_path / SOURCES).write_bytes((SET_DIR / SOURCES).read_bytes())
+    # One SOURCES.md row with a short commit and a licence that is not allowed.
+    sources = (SET_DIR / SOURCES).read_text(encoding="utf-8").replace(
+        "| python/gcd.py | jkoppel/QuixBugs @ 4257f44b0ff1181dedaedee6a447e133219fcebf | "
+        "python_programs/gcd.py | MIT (",
+        "| python/gcd.py | jkoppel/QuixBugs @ 4257f44 | python_programs/gcd.py | WTFPL (", 1)
+    (tmp_path / SOURCES).write_text(sources, encoding="utf-8")
     rows = (SET_DIR / LABELS).read_text(encoding="utf-8").splitlines()
     rows.append("\t".join(["cobol/x.cbl", "cobol", "x.in", "a crash", ""]))
     (tmp_path / LABELS).write_text("\n".join(rows) + "\n", encoding="utf-8")
     faults = "\n".join(validate(tmp_path))
     for words in ("language 'cobol'", "the input must be inputs/", "crash must be",
                   "the note is empty", f"{SOURCES}: no row for cobol/x.cbl",
-                  f"{ROWS[0].file}: the program or its input is missing"):
+                  f"{ROWS[0].file}: the program or its input is missing",
+                  "python/gcd.py: commit '4257f44' is not 40 hex digits",
+                  "python/gcd.py: licence 'WTFPL"):
         assert words in faults
     assert "program or its input is missing" not in "\n".join(
         validate(tmp_path, check_files=False))
