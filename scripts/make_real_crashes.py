@@ -53,11 +53,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from real_programs import (  # noqa: E402
-    GO_MAIN,
     Edit,
     Repo,
     digest_faults,
     git_show,
+    go_main,
     made_program,
     sha256,
     write_licences,
@@ -308,11 +308,11 @@ PROGRAMS: tuple[Program, ...] = (
                 "0d28a325b02da5754e022dd5c2e79480aa9bebba", "strings/naiveStringSearch.go"),
     _algorithms("radix_sort", "go", ALGO_GO,  # fixed by 72a682ab
                 "efedf3afafb6a64ec3ada0fadfa0853153eb4551", "sorts/radix_sort.go",
-                (Edit(1, "package sorts", GO_MAIN),), "go ints", "RadixSort",
+                (Edit(1, "package sorts", go_main("fmt")),), "go ints", "RadixSort",
                 "sorts/sorts_case_test.go"),
     _algorithms("binarysearch", "go", ALGO_GO,  # fixed by dcecf5b9
                 "20aa5797d73b6939f0f1f5bce1c0a53caca7868d", "searches/binarysearch.go",
-                (Edit(1, "package searches", GO_MAIN),), "go search", "binarySearch",
+                (Edit(1, "package searches", go_main("fmt")),), "go search", "binarySearch",
                 "searches/search_test.go"),
     _algorithms("doubly_linked_list", "cpp", ALGO_CPP,  # fixed by f55c76d0
                 "d963df6fa6a685c22deaba696d4a3a8946b46d57",

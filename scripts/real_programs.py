@@ -42,9 +42,13 @@ class Edit:
     new: str
 
 
-# A Go library file as a program: ``package main`` on its first line, with the import its
-# driver needs (Go allows ``import "fmt"`` there, before the file's own imports).
-GO_MAIN = 'package main; import "fmt"'
+def go_main(*packages: str) -> str:
+    """A Go library file's ``package`` line made a program's: ``package main`` with the
+    imports its driver needs, on the same line (Go allows an import declaration there, before
+    the file's own imports): 'package main; import "fmt"', or with several packages
+    'package main; import ("bufio"; "fmt"; "os")'."""
+    names = "; ".join(f'"{p}"' for p in packages)
+    return f"package main; import {names if len(packages) == 1 else f'({names})'}"
 
 
 def git_show(mirrors: Path, repo: Repo, path: str, commit: str = "") -> bytes:
