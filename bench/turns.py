@@ -18,6 +18,11 @@ there: the shortest finished-answer p95 wait with cut-ins at most the issue's 1 
 trade-off table (Smart Turn alone, the text model alone, the recognizer's full stop alone,
 the fusion) is reported for ``--set``.
 ``--write FILE`` saves the fitted fusion (``realtime/turn_fusion.json``). Never fit on test.
+``--text-ceiling FILE`` (dev only) bounds what any text model could add: every stop of the set
+is labelled by a reader whether its words so far read as a whole sentence (dev's
+``reads_whole.tsv``), the fusion is refitted with that perfect text reader in place of the text
+model, and its best operating point is compared with the shipped features' (both in-sample, so
+the ceiling is, if anything, optimistic).
 With ``--json`` the last stdout line is one JSON object.
 """
 
@@ -287,6 +292,45 @@ def trade_off(points: list[Point], fusion: TurnFusion, base: TurnTakingSettings,
     return rows
 
 
+READS_WHOLE = "reads_whole.tsv"
+
+
+def read_whole_labels(path: Path) -> dict[tuple[str, str], bool]:
+    """(clip, at_s to 2 places) -> whether the words so far read as a whole sentence."""
+    labels: dict[tuple[str, str], bool] = {}
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")]
+    header = lines[0].split("\t")
+    for line in lines[1:]:
+        row = dict(zip(header, line.split("\t"), strict=False))
+        if row["reads_whole"] not in ("0", "1"):
+            raise ValueError(f"{path}: reads_whole must be 0 or 1, got {row['reads_whole']!r}")
+        labels[(row["clip"], f"{float(row['at_s']):.2f}")] = row["reads_whole"] == "1"
+    return labels
+
+
+def text_ceiling(points: list[Point], labels: dict[tuple[str, str], bool],
+                 base: TurnTakingSettings) -> dict[str, Any]:
+    """The fusion's best dev operating point with the shipped text model, and with a text
+    reader that is never wrong about whether the words so far are a whole sentence."""
+    missing = [p.clip for p in points if (p.clip, f"{p.at_s:.2f}") not in labels]
+    if missing:
+        raise ValueError(f"{len(missing)} stops have no reads_whole label, e.g. {missing[0]}")
+    perfect = [replace(p, p_text=0.95 if labels[(p.clip, f"{p.at_s:.2f}")] else 0.05)
+               for p in points]
+    out: dict[str, Any] = {}
+    for name, pts in (("shipped_text_model", points), ("perfect_text_reader", perfect)):
+        fusion = fit_fusion(pts, FEATURES)
+        out[name] = {"text_weight": round(fusion.text, 3),
+                     **choose(operating_points(pts, fusion, base, FEATURES))}
+    pauses = [p for p in points if p.kind == "pause"]
+    whole = [p for p in pauses if labels[(p.clip, f"{p.at_s:.2f}")]]
+    out["pauses_reading_whole"] = len(whole)
+    out["pauses"] = len(pauses)
+    out["of_those_sounding_finished"] = sum((p.p_audio or 0.0) >= 0.9 for p in whole)
+    return out
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="viva bench turns")
     parser.add_argument("--set", required=True, help="the split reported (test, or dev)")
@@ -294,6 +338,8 @@ def main(argv: list[str]) -> int:
                         "realtime/turn_fusion.json")
     parser.add_argument("--write", help="save the fusion fitted on --fit here")
     parser.add_argument("--stt-model", default="tiny.en")
+    parser.add_argument("--text-ceiling", metavar="FILE",
+                        help="reads_whole labels of --set (dev only): the text ceiling")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     progress = not args.json
@@ -335,6 +381,9 @@ def main(argv: list[str]) -> int:
                                 "unsure_p": settings.unsure_p},
             **simulate(points, fusions[name], settings, use)}
         report["trade_off"][name] = trade_off(points, fusions[name], settings, use)
+    if args.text_ceiling:
+        report["text_ceiling"] = text_ceiling(points, read_whole_labels(
+            Path(args.text_ceiling)), base)
     report["decode_ms_p50"] = percentile([p.decode_ms for p in points], 50)
     report["load_avg_1m"] = round(os.getloadavg()[0], 2)
     print(json.dumps(report) if args.json else json.dumps(report, indent=1))

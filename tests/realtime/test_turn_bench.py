@@ -1,0 +1,56 @@
+"""``viva bench turns``: the text ceiling and the dev labels it reads (pure, no models)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.turns import READS_WHOLE, Point, points_of, read_whole_labels, text_ceiling
+from realtime.end_of_turn import TurnTakingSettings
+
+DEV = Path(__file__).resolve().parents[1] / "data" / "turns" / "dev"
+
+
+def _stop(i: int, kind: str) -> Point:
+    # Every stop sounds and is punctuated alike: only the words could tell them apart.
+    return Point(f"c{i}.wav", f"s{i}", kind, 1.0 + i / 100, 2000 if kind == "pause" else None,
+                 3.0, p_audio=0.9, text="We store it there.", p_text=None,
+                 p_sentence_end=0.8, decode_ms=50.0, audio_ms=20.0)
+
+
+def test_a_perfect_text_reader_separates_what_only_the_words_can() -> None:
+    points = [_stop(i, "finished") for i in range(20)]
+    points += [_stop(i, "pause") for i in range(20, 40)]
+    labels = {(p.clip, f"{p.at_s:.2f}"): p.kind == "finished" for p in points}
+    out = text_ceiling(points, labels, TurnTakingSettings())
+    assert out["perfect_text_reader"]["finished_fast_share"] == 1.0
+    assert out["perfect_text_reader"]["cut_ins"] == 0
+    # Without words that tell, a policy within the cut-in goal answers none of them fast.
+    assert out["shipped_text_model"]["finished_fast_share"] == 0.0
+    assert out["pauses_reading_whole"] == 0
+
+
+def test_pauses_that_read_whole_are_counted_and_unlabelled_stops_refused() -> None:
+    points = [_stop(i, "finished") for i in range(10)] + [_stop(i, "pause")
+                                                          for i in range(10, 20)]
+    labels = {(p.clip, f"{p.at_s:.2f}"): True for p in points}
+    out = text_ceiling(points, labels, TurnTakingSettings())
+    assert (out["pauses_reading_whole"], out["of_those_sounding_finished"]) == (10, 10)
+    del labels[(points[-1].clip, f"{points[-1].at_s:.2f}")]
+    with pytest.raises(ValueError, match="no reads_whole label"):
+        text_ceiling(points, labels, TurnTakingSettings())
+
+
+def test_dev_labels_cover_every_dev_stop_and_only_dev() -> None:
+    labels = read_whole_labels(DEV / READS_WHOLE)
+    stops = {(p.clip, f"{p.at_s:.2f}") for p, _ in points_of(DEV)}
+    assert set(labels) == stops
+    assert not (DEV.parent / "test" / READS_WHOLE).exists()  # the test split is not labelled
+
+
+def test_a_bad_label_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / READS_WHOLE
+    bad.write_text("clip\tat_s\tkind\treads_whole\ttext\na.wav\t1.00\tpause\tyes\tWe store\n")
+    with pytest.raises(ValueError, match="0 or 1"):
+        read_whole_labels(bad)
