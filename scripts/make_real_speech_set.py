@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import shutil
-import subprocess
 import sys
 import tempfile
 import wave
@@ -38,6 +37,9 @@ import soxr
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from git_mirrors import git_show  # noqa: E402
 
 from audio.speech_set import TRANSCRIPTS, format_pauses  # noqa: E402
 
@@ -367,10 +369,7 @@ def insert_pauses(x: np.ndarray, cuts: list[tuple[int, float]],
 def extract_from_mirrors(mirrors: Path, dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     for clip in CLIPS:
-        git_dir = mirrors / clip.repo.replace("/", "+") / "repo"
-        blob = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"{clip.commit}:{clip.path}"],
-                              check=True, capture_output=True).stdout
-        (dest / clip.src_name).write_bytes(blob)
+        (dest / clip.src_name).write_bytes(git_show(mirrors, clip.repo, clip.commit, clip.path))
 
 
 def write_table(path: Path, header: list[str], rows: list[list[str]]) -> None:

@@ -45,7 +45,6 @@ import json
 import math
 import random
 import re
-import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -55,22 +54,14 @@ from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+from git_mirrors import ls, show  # noqa: E402
+
 from bench.stats import pearson  # noqa: E402  (the repository root is on the path now)
 
 SEMEVAL_LABEL = {"correct": 1.0, "contradictory": 0.0, "incorrect": 0.0}
 DEV_SHARE = 0.12
 MAX_LEN = 256
-
-
-def _git_show(git_dir: Path, path: str, rev: str = "HEAD") -> bytes:
-    return subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{rev}:{path}"],
-                          check=True, capture_output=True).stdout
-
-
-def _git_ls(git_dir: Path) -> list[str]:
-    out = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "--name-only",
-                          "HEAD"], check=True, capture_output=True, text=True).stdout
-    return out.split()
 
 
 def _clean(text: str | None) -> str:
@@ -83,7 +74,7 @@ def _is_dev(question_id: str) -> bool:
 
 
 def _semeval(git_dir: Path, train_on_domains: bool = False) -> list[dict[str, Any]]:
-    archive = zipfile.ZipFile(io.BytesIO(_git_show(git_dir, "semeval-3way.zip")))
+    archive = zipfile.ZipFile(io.BytesIO(show(git_dir, "HEAD", "semeval-3way.zip")))
     rows: list[dict[str, Any]] = []
     for name in archive.namelist():
         if not name.endswith(".xml") or "/3way/" not in name:
@@ -122,11 +113,11 @@ def _semeval(git_dir: Path, train_on_domains: bool = False) -> list[dict[str, An
 
 def _saf(git_dir: Path) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    for name in _git_ls(git_dir):
+    for name in ls(git_dir, "HEAD"):
         if not (name.startswith("data/") and "/english/" in name and name.endswith(".xml")):
             continue
         split = "test" if "/unseen_questions/" in name else "train"
-        root = ET.fromstring(_git_show(git_dir, name))
+        root = ET.fromstring(show(git_dir, "HEAD", name))
         qid = f"saf-{root.get('id')}"
         if split == "train" and _is_dev(qid):
             split = "dev"
@@ -205,7 +196,7 @@ def _detokenise(text: str) -> str:
 def _stsb(git_dir: Path, rev: str = STSB_COMMIT) -> list[tuple[str, str, float, str]]:
     out: list[tuple[str, str, float, str]] = []
     for path in STSB_FILES:
-        text = _git_show(git_dir, path, rev).decode()
+        text = show(git_dir, rev, path).decode()
         for line in text.splitlines()[1:]:
             cols = line.split("\t")
             if len(cols) >= 10 and cols[2] in STSB_GENRES:
@@ -217,7 +208,7 @@ def _snli(git_dir: Path, rev: str = SNLI_COMMIT) -> list[tuple[str, str, float, 
     out: list[tuple[str, str, float, str]] = []
     for part in ("dev", "test"):
         premises, hypotheses, labels = (
-            _git_show(git_dir, f"dataset/eSNLI/{f}.{part}", rev).decode().splitlines()
+            show(git_dir, rev, f"dataset/eSNLI/{f}.{part}").decode().splitlines()
             for f in ("s1", "s2", "labels"))
         for premise, hypothesis, label in zip(premises, hypotheses, labels, strict=True):
             if label.strip() in NLI_LABEL:

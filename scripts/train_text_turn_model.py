@@ -34,7 +34,6 @@ import io
 import json
 import random
 import re
-import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -46,8 +45,11 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "scripts"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from git_mirrors import git_dir, head, ls, show  # noqa: E402
 
 from realtime.text_turn_model import (  # noqa: E402
     FEATURE_VERSION,
@@ -70,23 +72,6 @@ _SENTENCE_END = re.compile(r"[.?!]+[\"')\]]*$")
 
 
 # ----------------------------------------------------------------------------- prepare
-
-def _git_dir(mirrors: Path, name: str) -> Path:
-    for cand in (mirrors / name / "repo", mirrors / name, mirrors / f"{name}.git"):
-        if (cand / "HEAD").is_file():
-            return cand
-    raise SystemExit(f"no git mirror of {name.replace('+', '/')} under {mirrors} "
-                     f"(expected {mirrors / name / 'repo'})")
-
-
-def _git(git_dir: Path, *args: str) -> bytes:
-    return subprocess.run(["git", "--git-dir", str(git_dir), *args], check=True,
-                          capture_output=True).stdout
-
-
-def _commit(git_dir: Path) -> str:
-    return _git(git_dir, "rev-parse", "HEAD").decode().strip()
-
 
 def _is_dev(key: str) -> bool:
     h = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16)
@@ -130,7 +115,7 @@ def _last_sentence(text: str) -> str:
 
 
 def _qmsum(git_dir: Path) -> Iterator[dict[str, Any]]:
-    names = _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "data/ALL").decode().split()
+    names = ls(git_dir, "HEAD", "data/ALL")
     for name in sorted(names):
         m = re.match(r"data/ALL/(train|val|test)/(.+)\.json$", name)
         if not m or not MEETING.match(m.group(2)):
@@ -138,7 +123,7 @@ def _qmsum(git_dir: Path) -> Iterator[dict[str, Any]]:
         split = {"train": "train", "val": "dev", "test": "test"}[m.group(1)]
         doc = m.group(2)
         source = "icsi" if doc.startswith("B") else "ami"
-        turns = json.loads(_git(git_dir, "show", f"HEAD:{name}"))["meeting_transcripts"]
+        turns = json.loads(show(git_dir, "HEAD", name))["meeting_transcripts"]
         prev_speaker, prev_text = None, ""
         for turn in turns:
             content, speaker = turn.get("content") or "", turn.get("speaker")
@@ -171,7 +156,7 @@ def _clean(text: str | None) -> str:
 
 
 def _semeval(git_dir: Path) -> Iterator[dict[str, Any]]:
-    archive = zipfile.ZipFile(io.BytesIO(_git(git_dir, "show", "HEAD:semeval-3way.zip")))
+    archive = zipfile.ZipFile(io.BytesIO(show(git_dir, "HEAD", "semeval-3way.zip")))
     for name in sorted(archive.namelist()):
         if not name.endswith(".xml") or "/3way/" not in name:
             continue
@@ -188,11 +173,11 @@ def _semeval(git_dir: Path) -> Iterator[dict[str, Any]]:
 
 
 def _saf(git_dir: Path) -> Iterator[dict[str, Any]]:
-    names = _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD").decode().split()
+    names = ls(git_dir, "HEAD")
     for name in sorted(names):
         if not (name.startswith("data/") and "/english/" in name and name.endswith(".xml")):
             continue
-        root = ET.fromstring(_git(git_dir, "show", f"HEAD:{name}"))
+        root = ET.fromstring(show(git_dir, "HEAD", name))
         qid = f"saf-{root.get('id')}"
         split = ("test" if "/unseen_questions/" in name else
                  "dev" if _is_dev(qid) else "train")
@@ -233,14 +218,14 @@ def prepare(args: argparse.Namespace) -> None:
     mirrors = Path(args.mirrors)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    dirs = {n: _git_dir(mirrors, n) for n in (QMSUM, SEMEVAL, SAF)}
+    dirs = {n: git_dir(mirrors, n) for n in (QMSUM, SEMEVAL, SAF)}
     segments = [*_qmsum(dirs[QMSUM]), *_semeval(dirs[SEMEVAL]), *_saf(dirs[SAF])]
     segments += floor_holding_segments(segments, random.Random(SEED), args.floor_share)
     with (out / "segments.jsonl").open("w") as f:
         for seg in segments:
             f.write(json.dumps(seg) + "\n")
     summary: dict[str, Any] = {
-        "sources": {n.replace("+", "/"): _commit(d) for n, d in dirs.items()},
+        "sources": {n.replace("+", "/"): head(d) for n, d in dirs.items()},
         "floor_share": args.floor_share, "counts": _counts(segments)}
     (out / "sources.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(json.dumps(summary, indent=2))
