@@ -295,6 +295,11 @@ def trade_off(points: list[Point], fusion: TurnFusion, base: TurnTakingSettings,
 READS_WHOLE = "reads_whole.tsv"
 
 
+def stop_key(clip: str, at_s: float) -> tuple[str, str]:
+    """A stop of a set as the labels name it: its clip and where the voice stopped."""
+    return clip, f"{at_s:.2f}"
+
+
 def read_whole_labels(path: Path) -> dict[tuple[str, str], bool]:
     """(clip, at_s to 2 places) -> whether the words so far read as a whole sentence."""
     labels: dict[tuple[str, str], bool] = {}
@@ -305,7 +310,7 @@ def read_whole_labels(path: Path) -> dict[tuple[str, str], bool]:
         row = dict(zip(header, line.split("\t"), strict=False))
         if row["reads_whole"] not in ("0", "1"):
             raise ValueError(f"{path}: reads_whole must be 0 or 1, got {row['reads_whole']!r}")
-        labels[(row["clip"], f"{float(row['at_s']):.2f}")] = row["reads_whole"] == "1"
+        labels[stop_key(row["clip"], float(row["at_s"]))] = row["reads_whole"] == "1"
     return labels
 
 
@@ -313,10 +318,10 @@ def text_ceiling(points: list[Point], labels: dict[tuple[str, str], bool],
                  base: TurnTakingSettings) -> dict[str, Any]:
     """The fusion's best dev operating point with the shipped text model, and with a text
     reader that is never wrong about whether the words so far are a whole sentence."""
-    missing = [p.clip for p in points if (p.clip, f"{p.at_s:.2f}") not in labels]
+    missing = [p.clip for p in points if stop_key(p.clip, p.at_s) not in labels]
     if missing:
         raise ValueError(f"{len(missing)} stops have no reads_whole label, e.g. {missing[0]}")
-    perfect = [replace(p, p_text=0.95 if labels[(p.clip, f"{p.at_s:.2f}")] else 0.05)
+    perfect = [replace(p, p_text=0.95 if labels[stop_key(p.clip, p.at_s)] else 0.05)
                for p in points]
     out: dict[str, Any] = {}
     for name, pts in (("shipped_text_model", points), ("perfect_text_reader", perfect)):
@@ -324,7 +329,7 @@ def text_ceiling(points: list[Point], labels: dict[tuple[str, str], bool],
         out[name] = {"text_weight": round(fusion.text, 3),
                      **choose(operating_points(pts, fusion, base, FEATURES))}
     pauses = [p for p in points if p.kind == "pause"]
-    whole = [p for p in pauses if labels[(p.clip, f"{p.at_s:.2f}")]]
+    whole = [p for p in pauses if labels[stop_key(p.clip, p.at_s)]]
     out["pauses_reading_whole"] = len(whole)
     out["pauses"] = len(pauses)
     out["of_those_sounding_finished"] = sum((p.p_audio or 0.0) >= 0.9 for p in whole)

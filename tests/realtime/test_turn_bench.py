@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from bench.turns import READS_WHOLE, Point, points_of, read_whole_labels, text_ceiling
+from bench.turns import (
+    READS_WHOLE,
+    Point,
+    points_of,
+    read_whole_labels,
+    stop_key,
+    text_ceiling,
+)
 from realtime.end_of_turn import TurnTakingSettings
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "turns" / "dev"
@@ -22,7 +29,7 @@ def _stop(i: int, kind: str) -> Point:
 def test_a_perfect_text_reader_separates_what_only_the_words_can() -> None:
     points = [_stop(i, "finished") for i in range(20)]
     points += [_stop(i, "pause") for i in range(20, 40)]
-    labels = {(p.clip, f"{p.at_s:.2f}"): p.kind == "finished" for p in points}
+    labels = {stop_key(p.clip, p.at_s): p.kind == "finished" for p in points}
     out = text_ceiling(points, labels, TurnTakingSettings())
     assert out["perfect_text_reader"]["finished_fast_share"] == 1.0
     assert out["perfect_text_reader"]["cut_ins"] == 0
@@ -34,17 +41,17 @@ def test_a_perfect_text_reader_separates_what_only_the_words_can() -> None:
 def test_pauses_that_read_whole_are_counted_and_unlabelled_stops_refused() -> None:
     points = [_stop(i, "finished") for i in range(10)] + [_stop(i, "pause")
                                                           for i in range(10, 20)]
-    labels = {(p.clip, f"{p.at_s:.2f}"): True for p in points}
+    labels = {stop_key(p.clip, p.at_s): True for p in points}
     out = text_ceiling(points, labels, TurnTakingSettings())
     assert (out["pauses_reading_whole"], out["of_those_sounding_finished"]) == (10, 10)
-    del labels[(points[-1].clip, f"{points[-1].at_s:.2f}")]
+    del labels[stop_key(points[-1].clip, points[-1].at_s)]
     with pytest.raises(ValueError, match="no reads_whole label"):
         text_ceiling(points, labels, TurnTakingSettings())
 
 
 def test_dev_labels_cover_every_dev_stop_and_only_dev() -> None:
     labels = read_whole_labels(DEV / READS_WHOLE)
-    stops = {(p.clip, f"{p.at_s:.2f}") for p, _ in points_of(DEV)}
+    stops = {stop_key(p.clip, p.at_s) for p, _ in points_of(DEV)}
     assert set(labels) == stops
     assert not (DEV.parent / "test" / READS_WHOLE).exists()  # the test split is not labelled
 
