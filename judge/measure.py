@@ -9,7 +9,8 @@ the budget (``BUDGET_MS`` of sandbox wall
 time for compile and runs together, though the runs get at least ``MIN_RUNS_MS`` after a
 slow compile) or after one that took ``STOP_MS``. The exponent is the
 least-squares slope of log(time - startup) on log n over the largest sizes whose time stands
-clear of the startup (the smallest run's time).
+clear of the startup (the smallest run's time) and of its noise (twice the spread of the times
+at sizes 64 times below the largest, where the work itself costs nothing next to it).
 
 A solution still fast at the largest input (less than ``EXTEND_BELOW_MS`` above the startup)
 carries on in the same job (one compile: a C++ one is 1.5-2.5 s of the budget): the
@@ -51,6 +52,8 @@ MIN_RUNS_MS = 1000
 STOP_MS = 1200  # a run this slow is enough: the next (twice the n) would cost 2-8x more
 STEPS = 12  # n / 2**12 .. n: a quadratic one gets a few sizes under STOP_MS too
 MIN_SIGNAL_MS = 15  # a time this close to the startup time is noise, not growth
+NOISE_SIZE_RATIO = 64  # sizes this many times below the largest measure the startup's noise
+NOISE_MARGIN = 2  # a fitted time stands this many noise spreads above the startup
 FIT_POINTS = 4
 EXTEND_BELOW_MS = 250  # a largest run this far above the startup is clear of the noise
 LADDER_RUNS = 2  # runs per ladder size (the least counts; the one past STOP_MS runs once)
@@ -135,7 +138,14 @@ def fit(points: list[tuple[int, int]]) -> tuple[float | None, Status]:
     if len(points) < 2:
         return None, "failed"
     base = min(ms for _, ms in points[:2])
-    floor = max(MIN_SIGNAL_MS, 0.04 * (points[-1][1] - base))
+    # The sizes at most 1/64 of the largest cost nothing next to it: their spread is the
+    # startup's own noise. A JVM's (-Xint) CPU time wandered 69-87 ms over those sizes; a
+    # point 18 ms above the startup was noise and bent a linear fit to 0.51.
+    quiet = [ms for n, ms in points if n * NOISE_SIZE_RATIO <= points[-1][0]]
+    if len(quiet) >= 2:
+        base = min(base, *quiet)
+    noise = max(quiet) - base if len(quiet) >= 2 else 0
+    floor = max(MIN_SIGNAL_MS, 0.04 * (points[-1][1] - base), NOISE_MARGIN * noise)
     usable = [(n, ms - base) for n, ms in points if ms - base >= floor]
     usable = usable[-FIT_POINTS:]
     if len(usable) < 2:
