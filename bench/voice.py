@@ -368,6 +368,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--limit", type=int, default=0, help="use the first N clips")
     parser.add_argument("--no-offline", action="store_true",
                         help="skip the offline decode of the same clips")
+    parser.add_argument("--clips-out", help="with --set: write one JSON line per answer "
+                        "(the clip, its reference, the live final, the offline decode, the "
+                        "word errors of each, cut-in and amendment) to this file")
     args = parser.parse_args(argv)
     if args.set:
         from bench import voice_set

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 import time
@@ -307,6 +308,22 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         runs = await asyncio.gather(*[
             run_candidate(base_url, clips, not args.json, offset=i * len(clips) // args.sessions)
             for i in range(args.sessions)])
-    offline = None if args.no_offline else offline_wer(clips, model)[0]
-    return summarize([r for run in runs for r in run], clips, args.sessions, model, offline,
-                     Path(args.set))
+    offline, offline_texts = (None, {}) if args.no_offline else offline_wer(clips, model)
+    results = [r for run in runs for r in run]
+    if args.clips_out:
+        write_clip_lines(Path(args.clips_out), results, offline_texts)
+    return summarize(results, clips, args.sessions, model, offline, Path(args.set))
+
+
+def write_clip_lines(path: Path, results: list[ClipResult], offline: dict[str, str]) -> None:
+    """One JSON line per answer: where the live final and the offline decode part ways."""
+    with path.open("w", encoding="utf-8") as out:
+        for r in results:
+            line: dict[str, Any] = {
+                "clip": r.clip, "said": r.said, "heard": r.heard,
+                "live_errors": word_errors(r.said, r.heard)[0],
+                "offline": offline.get(r.clip),
+                "offline_errors": (word_errors(r.said, offline[r.clip])[0]
+                                   if r.clip in offline else None),
+                "cut_in": r.cut_in, "amended": r.amended, "v2v_ms": r.v2v_ms}
+            out.write(json.dumps(line) + "\n")

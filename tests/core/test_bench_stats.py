@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from bench.stats import paired_r_difference, pearson
@@ -53,3 +55,23 @@ def test_voice_set_counts_cut_ins_over_the_goal_pauses_apart() -> None:
     summary = summarize(results, clips, 1, "tiny.en", None, Path("set"))
     assert summary["cut_ins"] == 2
     assert summary["goal_pauses"] == 2 and summary["goal_pause_cut_ins"] == 1
+
+
+def test_voice_set_clip_lines_put_the_live_final_beside_the_offline_decode(
+        tmp_path: Path) -> None:
+    import json
+
+    from bench.voice_set import ClipResult, write_clip_lines
+
+    results = [ClipResult(clip="a.wav", said="It is a heap.", heard="It is a heap, so",
+                          finals=1, amended=0, turn_ids=1, cut_in=False, v2v_ms=700.0,
+                          marks=None),
+               ClipResult(clip="b.wav", said="Use a set.", heard="Use a set.", finals=2,
+                          amended=1, turn_ids=1, cut_in=True, v2v_ms=None, marks=None)]
+    out = tmp_path / "clips.jsonl"
+    write_clip_lines(out, results, {"a.wav": "It is a heap."})
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["clip"] for x in lines] == ["a.wav", "b.wav"]
+    assert lines[0]["live_errors"] == 1 and lines[0]["offline_errors"] == 0
+    assert lines[1]["offline"] is None and lines[1]["offline_errors"] is None
+    assert lines[1]["cut_in"] is True and lines[1]["amended"] == 1
