@@ -21,17 +21,39 @@ log = logging.getLogger("viva.tasks")
 FailureHandler = Callable[[str, BaseException], Awaitable[None]]
 
 
+RECANCEL_S = 2.0  # a task still running this long after its cancel is cancelled again...
+RECANCEL_TIMES = 4  # ...this many times (within the 10 s a closing connection is given)
+
+
 async def cancel_and_wait(*tasks: asyncio.Task[Any] | None,
-                          context: str = "", logger: logging.Logger = log) -> None:
+                          context: str = "", logger: logging.Logger = log,
+                          recancel_s: float = RECANCEL_S) -> None:
     """Cancel ``tasks`` and wait until all have finished. An exception one of them ended with
     (other than the cancellation) is logged with ``context``. Our own cancellation while
-    waiting propagates, as it must."""
+    waiting propagates, as it must.
+
+    A task still running ``recancel_s`` after its cancel is cancelled again: a cancellation
+    can be swallowed (Python 3.11's ``asyncio.wait_for`` returns the result when the awaited
+    future finishes just as the cancel arrives), and the task then goes on to wait for its
+    next input for ever. A live voice session's reply stage did that at the end of an
+    interview: its close hung and was abandoned after 10 s, its tasks left pending."""
     live = [t for t in tasks if t is not None]
-    for task in live:
-        task.cancel()
     if not live:
         return
-    await asyncio.wait(live)
+    pending: set[asyncio.Task[Any]] = set(live)
+    for attempt in range(RECANCEL_TIMES + 1):
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=recancel_s)
+        if not pending:
+            break
+        logger.warning("%s: %s still running %.1f s after cancel %d; cancelling again",
+                       context or "tasks", ", ".join(sorted(t.get_name() for t in pending)),
+                       recancel_s, attempt + 1)
+    if pending:
+        logger.error("%s: %s ignored %d cancels; waiting for them", context or "tasks",
+                     ", ".join(sorted(t.get_name() for t in pending)), RECANCEL_TIMES + 1)
+        await asyncio.wait(pending)
     for task in live:
         if task.cancelled():
             continue

@@ -28,6 +28,49 @@ async def test_cancel_and_wait_logs_a_failure_instead_of_swallowing_it(
                and r.exc_info and "the reason" in str(r.exc_info[1]) for r in caplog.records)
 
 
+async def test_a_task_that_swallowed_its_cancel_is_cancelled_again(
+        caplog: pytest.LogCaptureFixture) -> None:
+    went_on = asyncio.Event()
+
+    async def swallows_once() -> None:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            pass  # as 3.11's wait_for does when the awaited future finished as the cancel came
+        went_on.set()
+        await asyncio.Event().wait()  # the stage's loop: the next final that never comes
+
+    task = asyncio.create_task(swallows_once(), name="voice-reply")
+    await asyncio.sleep(0)
+    try:
+        with caplog.at_level(logging.WARNING):
+            async with asyncio.timeout(5):
+                await cancel_and_wait(task, context="session s-1", recancel_s=0.05)
+    finally:
+        task.cancel()  # a failed test must not leave the loop a task that outlives it
+    assert went_on.is_set() and task.cancelled()
+    assert any("voice-reply" in r.getMessage() and "cancelling again" in r.getMessage()
+               for r in caplog.records)
+
+
+async def test_a_task_cleaning_up_within_the_grace_is_cancelled_once() -> None:
+    cancels = 0
+
+    async def cleans_up() -> None:
+        nonlocal cancels
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancels += 1
+            await asyncio.sleep(0.05)  # e.g. the speaker cutting its current utterance
+            raise
+
+    task = asyncio.create_task(cleans_up())
+    await asyncio.sleep(0)
+    await cancel_and_wait(task, recancel_s=1.0)
+    assert task.cancelled() and cancels == 1
+
+
 async def test_our_own_cancellation_propagates() -> None:
     async def stubborn() -> None:
         try:
