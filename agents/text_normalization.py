@@ -41,9 +41,14 @@ def _complexity_in_words(text: str) -> str:
     return _BIG_O_SPOKEN.sub(f" {_PLACEHOLDER} of", text)
 
 
+_ELLIPSIS = re.compile(r"\.{2,}|…")
+
+
 def normalize_text(text: str) -> str:
     """The text as normalised words separated by single spaces."""
-    normalized = _whisper()(_complexity_in_words(text))
+    # The Whisper normaliser leaves a "." of a trailing "..." as a word ("bring..." became
+    # "bring ."), so a transcript trailing off counted one error more than the same words.
+    normalized = _whisper()(_complexity_in_words(_ELLIPSIS.sub(" ", text)))
     return re.sub(r"\s+", " ", normalized.replace(_PLACEHOLDER, "o")).strip()
 
 
