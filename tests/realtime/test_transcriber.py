@@ -165,3 +165,21 @@ async def test_a_shared_decode_survives_resumed_speech_as_a_segment() -> None:
         final = await asyncio.wait_for(finals.get(), 5)
         # The kept segment's words, then the rest's: the shared decode was not cancelled.
         assert final.text == "Heard 340 frames. Heard 20 frames."
+
+
+def test_a_long_silence_keeps_its_start_and_the_quiet_onset_before_the_next_words() -> None:
+    from audio.vad import FRAME_MS
+    from realtime.transcriber import ONSET_KEEP_MS, SQUEEZE_MS, _Turn
+
+    head, tail = SQUEEZE_MS // FRAME_MS, ONSET_KEEP_MS // FRAME_MS
+    pattern = [False] * 25 + [True] * 3 + [False] * 40 + [True] * 2 + [False] * 30
+    turn = _Turn(1)
+    for i, voiced in enumerate(pattern):
+        turn.add(np.full(FRAME_SAMPLES, i, dtype=np.int16), voiced)
+    kept = sorted({int(round(x * 32768)) for x in turn.clip(0, len(pattern))})
+    lead = list(range(head)) + list(range(25 - tail, 25))
+    gap = list(range(28, 28 + head)) + list(range(68 - tail, 68))
+    # The trailing silence has no words after it: only its start stays.
+    assert kept == [*lead, 25, 26, 27, *gap, 68, 69, *range(70, 70 + head)]
+    # A run no longer than the two ends together is kept whole.
+    assert len(turn.clip(68 - head - tail, 70)) == (head + tail + 2) * FRAME_SAMPLES
