@@ -48,7 +48,8 @@ async def cancel_and_wait(*tasks: asyncio.Task[Any] | None,
         if not pending:
             break
         logger.warning("%s: %s still running %.1f s after cancel %d; cancelling again",
-                       context or "tasks", ", ".join(sorted(t.get_name() for t in pending)),
+                       context or "tasks",
+                       ", ".join(sorted(f"{t.get_name()} (at {awaiting(t)})" for t in pending)),
                        recancel_s, attempt + 1)
     if pending:
         logger.error("%s: %s ignored %d cancels; waiting for them", context or "tasks",
@@ -61,6 +62,20 @@ async def cancel_and_wait(*tasks: asyncio.Task[Any] | None,
         if exc is not None:
             logger.error("%s: task %s had failed", context or "tasks", task.get_name(),
                          exc_info=exc)
+
+
+def awaiting(task: asyncio.Task[Any]) -> str:
+    """Where ``task`` waits, innermost first (``file:line function`` through the awaited
+    coroutines): which await went on after a cancel is what a swallowed one leaves to find."""
+    frames: list[str] = []
+    coro: Any = task.get_coro()
+    while coro is not None and len(frames) < 30:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            frames.append(f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno} "
+                          f"{frame.f_code.co_name}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return " < ".join(reversed(frames)) or "?"
 
 
 class Supervisor:

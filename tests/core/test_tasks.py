@@ -50,7 +50,7 @@ async def test_a_task_that_swallowed_its_cancel_is_cancelled_again(
         task.cancel()  # a failed test must not leave the loop a task that outlives it
     assert went_on.is_set() and task.cancelled()
     assert any("voice-reply" in r.getMessage() and "cancelling again" in r.getMessage()
-               for r in caplog.records)
+               and "swallows_once" in r.getMessage() for r in caplog.records)
 
 
 async def test_a_task_cleaning_up_within_the_grace_is_cancelled_once() -> None:
