@@ -48,12 +48,11 @@ async def cancel_and_wait(*tasks: asyncio.Task[Any] | None,
         if not pending:
             break
         logger.warning("%s: %s still running %.1f s after cancel %d; cancelling again",
-                       context or "tasks",
-                       ", ".join(sorted(f"{t.get_name()} (at {awaiting(t)})" for t in pending)),
-                       recancel_s, attempt + 1)
+                       context or "tasks", _named(pending, where=True), recancel_s,
+                       attempt + 1)
     if pending:
         logger.error("%s: %s ignored %d cancels; waiting for them", context or "tasks",
-                     ", ".join(sorted(t.get_name() for t in pending)), RECANCEL_TIMES + 1)
+                     _named(pending), RECANCEL_TIMES + 1)
         await asyncio.wait(pending)
     for task in live:
         if task.cancelled():
@@ -62,6 +61,11 @@ async def cancel_and_wait(*tasks: asyncio.Task[Any] | None,
         if exc is not None:
             logger.error("%s: task %s had failed", context or "tasks", task.get_name(),
                          exc_info=exc)
+
+
+def _named(tasks: set[asyncio.Task[Any]], *, where: bool = False) -> str:
+    return ", ".join(sorted(f"{t.get_name()} (at {awaiting(t)})" if where else t.get_name()
+                            for t in tasks))
 
 
 def awaiting(task: asyncio.Task[Any]) -> str:
