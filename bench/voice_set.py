@@ -325,5 +325,9 @@ def write_clip_lines(path: Path, results: list[ClipResult], offline: dict[str, s
                 "offline": offline.get(r.clip),
                 "offline_errors": (word_errors(r.said, offline[r.clip])[0]
                                    if r.clip in offline else None),
-                "cut_in": r.cut_in, "amended": r.amended, "v2v_ms": r.v2v_ms}
+                "cut_in": r.cut_in, "amended": r.amended, "v2v_ms": r.v2v_ms,
+                # Where the wait went: the server's turn end after the voiced end, and the
+                # verdict that ended the turn (its reason, fused P(finished), window).
+                "turn_end_ms": ((r.marks or {}).get("marks_ms") or {}).get("turn_end"),
+                "end_of_turn": (r.marks or {}).get("end_of_turn")}
             out.write(json.dumps(line) + "\n")

@@ -65,7 +65,9 @@ def test_voice_set_clip_lines_put_the_live_final_beside_the_offline_decode(
 
     results = [ClipResult(clip="a.wav", said="It is a heap.", heard="It is a heap, so",
                           finals=1, amended=0, turn_ids=1, cut_in=False, v2v_ms=700.0,
-                          marks=None),
+                          marks={"marks_ms": {"voiced_end": 0, "turn_end": 430},
+                                 "end_of_turn": {"reason": "finished (p=0.91)",
+                                                 "wait_ms": 400}}),
                ClipResult(clip="b.wav", said="Use a set.", heard="Use a set.", finals=2,
                           amended=1, turn_ids=1, cut_in=True, v2v_ms=None, marks=None)]
     out = tmp_path / "clips.jsonl"
@@ -75,3 +77,5 @@ def test_voice_set_clip_lines_put_the_live_final_beside_the_offline_decode(
     assert lines[0]["live_errors"] == 1 and lines[0]["offline_errors"] == 0
     assert lines[1]["offline"] is None and lines[1]["offline_errors"] is None
     assert lines[1]["cut_in"] is True and lines[1]["amended"] == 1
+    assert lines[0]["turn_end_ms"] == 430 and lines[0]["end_of_turn"]["wait_ms"] == 400
+    assert lines[1]["turn_end_ms"] is None and lines[1]["end_of_turn"] is None
