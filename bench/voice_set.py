@@ -7,6 +7,11 @@ and answers every question with the next clip, streamed like a live microphone (
 in real time, then room-level silence that keeps coming). Per run:
 - streaming WER (the last ``transcript_final`` of the answer) and the same model's offline
   WER (the whole clip decoded in one go by faster-whisper): the gap is the pipeline's cost;
+  and the offline WER *with the live prompt*: each whole clip decoded by the live recognizer
+  with the question it answered and that question's key terms as the prompt, as the session
+  decodes it. The set's clips do not answer the bench's questions, so the prompt can cost
+  words here that it wins on real answers; the gap to this figure is what streaming alone
+  costs (cutting the audio into turns and pauses), the prompt's share set apart;
 - cut-ins: reply audio that started before the candidate finished the clip;
 - split answers: a clip whose words were committed as two answers (two question turns, or
   two finals that were not one amended answer); false ends recovered by amendment;
@@ -34,10 +39,12 @@ import numpy as np
 from agents.text_normalization import normalize_words, word_errors
 from audio.pcm import STT_RATE
 from audio.speech_set import SpeechClip, load_speech_set
+from audio.stt import RecognitionBias, RecognitionRequest
 from bench.local_stack import app_server, private_redis
 from bench.stats import percentile
 from bench.voice import VoiceClient
 from realtime.transcript_cues import transcript_cue
+from realtime.voice_session import MAX_HOTWORDS
 
 MAX_QUESTIONS = 30  # the API's limit: a longer set goes on in a new session
 ANSWER_AFTER_S = 0.6  # a person starts answering this long after the question ends
@@ -81,6 +88,7 @@ class ClipResult:
     ended: bool = False
     next_question: dict[str, Any] = field(default_factory=dict)
     played_until: float = 0.0
+    asked: dict[str, Any] = field(default_factory=dict)  # the question this clip answered
 
     @property
     def split(self) -> bool:
@@ -159,6 +167,7 @@ async def run_candidate(base_url: str, clips: list[SpeechClip], progress: bool,
     results: list[ClipResult] = []
     client: VoiceClient | None = None
     played_until = 0.0
+    question: dict[str, Any] = {}  # the question the next clip answers
     order = clips[offset:] + clips[:offset]
     try:
         for clip in order:
@@ -170,7 +179,9 @@ async def run_candidate(base_url: str, clips: list[SpeechClip], progress: bool,
             await asyncio.sleep(max(0.0, played_until - time.monotonic()) + ANSWER_AFTER_S)
             pcm = read_clip(clip)
             result = await answer_with_clip(client, clip, pcm)
+            result.asked = question
             results.append(result)
+            question = result.next_question or question
             if progress:
                 print(f"{clip.name}: finals={result.finals} amended={result.amended} "
                       f"cut_in={result.cut_in} v2v={result.v2v_ms and round(result.v2v_ms)} "
@@ -208,6 +219,39 @@ def offline_wer(clips: list[SpeechClip], model: str) -> tuple[float, dict[str, s
     return errors / max(words, 1), texts
 
 
+def live_prompt(asked: dict[str, Any], key_terms: dict[str, list[str]]) -> RecognitionBias:
+    """The prompt the session decoded this answer with: the question asked, and its key
+    terms when it is a bank question (as ``server/ws.py`` sets the voice context)."""
+    qid = str(asked.get("question_id") or "")
+    return RecognitionBias(context=str(asked.get("text") or ""),
+                           hotwords=tuple(key_terms.get(qid, [])[:MAX_HOTWORDS]))
+
+
+def prompted_offline(results: list[ClipResult], clips: list[SpeechClip],
+                     model: str) -> tuple[float, dict[tuple[str, str], str]]:
+    """Each answer's whole clip decoded by the live recognizer with the live prompt (one
+    decode per clip and question), scored over the answers as the streaming WER is."""
+    from agents.question_bank import load_question_bank
+    from audio.whisper_stt import WhisperRecognizer
+
+    bank = load_question_bank()
+    terms = {qid: [c.name for p in q.assessment_points for c in p.concepts]
+             for qid, q in bank.questions.items()}
+    recognizer = WhisperRecognizer.load(model, cpu_threads=2)
+    by_name = {c.name: c for c in clips}
+    texts: dict[tuple[str, str], str] = {}
+    errors = words = 0
+    for r in results:
+        bias = live_prompt(r.asked, terms)
+        key = (r.clip, bias.context)
+        if key not in texts:
+            audio = read_clip(by_name[r.clip]).astype(np.float32) / 32768.0
+            texts[key] = recognizer.recognize(RecognitionRequest(audio=audio, bias=bias)).text
+        e, n = word_errors(r.said, texts[key])
+        errors, words = errors + e, words + n
+    return errors / max(words, 1), texts
+
+
 def repeated_ngrams(reference: str, hypothesis: str, n: int = 3) -> int:
     """n-grams said twice in a row in the hypothesis but not in the reference."""
     def doubled(words: list[str]) -> set[tuple[str, ...]]:
@@ -229,7 +273,8 @@ def is_finished(reference: str, label: str = "") -> bool:
 
 
 def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
-              model: str, offline: float | None, set_dir: Path) -> dict[str, Any]:
+              model: str, offline: float | None, set_dir: Path,
+              prompted: float | None = None) -> dict[str, Any]:
     errors = words = 0
     for r in results:
         e, n = word_errors(r.said, r.heard)
@@ -267,6 +312,10 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
         "wer_streaming": round(streaming, 4),
         "wer_offline": None if offline is None else round(offline, 4),
         "wer_gap_points": None if offline is None else round((streaming - offline) * 100, 2),
+        # The same whole clips decoded with the live prompt (the question and its terms).
+        "wer_offline_prompted": None if prompted is None else round(prompted, 4),
+        "wer_gap_prompted_points": (None if prompted is None
+                                    else round((streaming - prompted) * 100, 2)),
         "cut_ins": sum(r.cut_in for r in results),
         "goal_pauses": len(in_goal),  # answers whose longest pause is 1–2.5 s
         "goal_pause_cut_ins": sum(r.cut_in for r in in_goal),
@@ -310,21 +359,29 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             for i in range(args.sessions)])
     offline, offline_texts = (None, {}) if args.no_offline else offline_wer(clips, model)
     results = [r for run in runs for r in run]
+    prompted, prompted_texts = ((None, {}) if args.no_offline
+                                else prompted_offline(results, clips, model))
     if args.clips_out:
-        write_clip_lines(Path(args.clips_out), results, offline_texts)
-    return summarize(results, clips, args.sessions, model, offline, Path(args.set))
+        write_clip_lines(Path(args.clips_out), results, offline_texts, prompted_texts)
+    return summarize(results, clips, args.sessions, model, offline, Path(args.set), prompted)
 
 
-def write_clip_lines(path: Path, results: list[ClipResult], offline: dict[str, str]) -> None:
+def write_clip_lines(path: Path, results: list[ClipResult], offline: dict[str, str],
+                     prompted: dict[tuple[str, str], str] | None = None) -> None:
     """One JSON line per answer: where the live final and the offline decode part ways."""
     with path.open("w", encoding="utf-8") as out:
         for r in results:
+            asked = str(r.asked.get("text") or "")
+            with_prompt = (prompted or {}).get((r.clip, asked))
             line: dict[str, Any] = {
                 "clip": r.clip, "said": r.said, "heard": r.heard,
                 "live_errors": word_errors(r.said, r.heard)[0],
                 "offline": offline.get(r.clip),
                 "offline_errors": (word_errors(r.said, offline[r.clip])[0]
                                    if r.clip in offline else None),
+                "asked": asked or None, "offline_prompted": with_prompt,
+                "offline_prompted_errors": (None if with_prompt is None
+                                            else word_errors(r.said, with_prompt)[0]),
                 "cut_in": r.cut_in, "amended": r.amended, "v2v_ms": r.v2v_ms,
                 # Where the wait went: the server's turn end after the voiced end, and the
                 # verdict that ended the turn (its reason, fused P(finished), window).

@@ -70,12 +70,29 @@ def test_voice_set_clip_lines_put_the_live_final_beside_the_offline_decode(
                                                  "wait_ms": 400}}),
                ClipResult(clip="b.wav", said="Use a set.", heard="Use a set.", finals=2,
                           amended=1, turn_ids=1, cut_in=True, v2v_ms=None, marks=None)]
+    results[0].asked = {"text": "Which structure?", "question_id": "q1"}
     out = tmp_path / "clips.jsonl"
-    write_clip_lines(out, results, {"a.wav": "It is a heap."})
+    write_clip_lines(out, results, {"a.wav": "It is a heap."},
+                     {("a.wav", "Which structure?"): "It is a hip."})
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert [x["clip"] for x in lines] == ["a.wav", "b.wav"]
     assert lines[0]["live_errors"] == 1 and lines[0]["offline_errors"] == 0
     assert lines[1]["offline"] is None and lines[1]["offline_errors"] is None
+    assert lines[0]["asked"] == "Which structure?" and lines[0]["offline_prompted_errors"] == 1
+    assert lines[1]["asked"] is None and lines[1]["offline_prompted"] is None
     assert lines[1]["cut_in"] is True and lines[1]["amended"] == 1
     assert lines[0]["turn_end_ms"] == 430 and lines[0]["end_of_turn"]["wait_ms"] == 400
     assert lines[1]["turn_end_ms"] is None and lines[1]["end_of_turn"] is None
+
+
+def test_the_prompted_offline_decode_uses_the_question_and_only_a_bank_questions_terms(
+) -> None:
+    from bench.voice_set import live_prompt
+
+    terms = {"q-index": ["index", "B-tree"]}
+    bank_question = live_prompt({"text": "What is an index?", "question_id": "q-index"}, terms)
+    assert bank_question.context == "What is an index?"
+    assert bank_question.hotwords == ("index", "B-tree")
+    followup = live_prompt({"text": "And its cost?", "question_id": "q-index-f1"}, terms)
+    assert followup.context == "And its cost?" and followup.hotwords == ()
+    assert live_prompt({}, terms).context == ""
