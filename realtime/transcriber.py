@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
 import time
 from collections import deque
@@ -379,9 +378,11 @@ class StreamingTranscriber:
         return current.final_words(texts) or None
 
     async def _resolve_when_decoded(self, turn: _Turn, pause: int, last: _Segment) -> None:
-        for segment in list(turn.segments):
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await segment.task
+        # wait(), not ``await task``: a segment's failure or cancellation is its own (its
+        # text is then missing), while this waiter's own cancellation must still end it.
+        tasks = {segment.task for segment in turn.segments}
+        if tasks:
+            await asyncio.wait(tasks)
         self._resolve_pause(turn, pause, PauseText(
             join_segments([*turn.texts(), last.text() or ""]), last.p_sentence_end()))
 

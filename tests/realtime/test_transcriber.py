@@ -183,3 +183,28 @@ def test_a_long_silence_keeps_its_start_and_the_quiet_onset_before_the_next_word
     assert kept == [*lead, 25, 26, 27, *gap, 68, 69, *range(70, 70 + head)]
     # A run no longer than the two ends together is kept whole.
     assert len(turn.clip(68 - head - tail, 70)) == (head + tail + 2) * FRAME_SAMPLES
+
+
+async def test_a_pause_waiting_on_earlier_decodes_ends_when_it_is_cancelled() -> None:
+    # The waiter for earlier segments must not swallow its own cancellation: it used to
+    # suppress CancelledError around each segment, so a cancelled waiter went on waiting
+    # and then resolved a pause nobody wanted any more.
+    from realtime.transcriber import _Segment, _Turn
+
+    pool = RecognitionPool(WindowRecognizer(), workers=1)
+    transcriber = StreamingTranscriber(pool, Events(), asyncio.Queue(), RecognitionBias)
+    never = asyncio.Event()
+    slow = asyncio.create_task(never.wait())  # an earlier segment still decoding
+    turn = _Turn(1)
+    turn.segments.append(_Segment(0, 10, slow))  # type: ignore[arg-type]
+    last = _Segment(10, 20, asyncio.create_task(asyncio.sleep(0, Recognition(
+        "and more", 1.0, 0.01, 0.0, -0.2))))
+    waiter = asyncio.create_task(transcriber._resolve_when_decoded(turn, 1, last))
+    await asyncio.sleep(0.01)
+    waiter.cancel()
+    await asyncio.wait({waiter}, timeout=2)
+    assert waiter.done() and waiter.cancelled()
+    assert not slow.done()  # the segment's decode is the turn's: left running
+    slow.cancel()
+    await asyncio.gather(slow, last.task, return_exceptions=True)
+    pool.close()
