@@ -53,9 +53,58 @@ def _measure(recognizer: WhisperRecognizer, clips: list[tuple[str, str, np.ndarr
             "worst": [{"said": s, "heard": h} for _, s, h in worst[:2]]}
 
 
+ROOM_RMS = 30.0  # the bench microphone's room noise (``viva bench voice --set``)
+LEAD_S = 1.0  # room noise before the answer starts
+
+
+def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> np.ndarray:
+    """A clip as a live turn hands it to the recognizer: room noise around it, the VAD's
+    frames, the turn opened where the detector hears its onset with the transcriber's
+    pre-roll before it, closed ``complete_ms`` after the last voiced frame, and long unvoiced
+    runs squeezed (``_Turn.clip``). The live final decodes a paused turn in pieces; this is
+    the whole turn in one decode, so it isolates what the cut does to the audio."""
+    from collections import deque
+
+    from audio.vad import FRAME_MS, FRAME_SAMPLES, WebRtcVoiceDetector
+    from realtime.frames import AudioFrame, SpeechStarted
+    from realtime.transcriber import PREROLL_FRAMES, _Turn
+    from realtime.end_of_turn import TurnTakingSettings
+    from realtime.turn_detector import TurnDetector
+
+    complete_ms = complete_ms or TurnTakingSettings().complete_ms
+    rng = np.random.default_rng(7)
+
+    def room(seconds: float) -> np.ndarray:
+        return rng.normal(0, ROOM_RMS, int(seconds * 16000)).astype(np.int16)
+
+    audio = np.concatenate([room(LEAD_S), pcm.astype(np.int16), room(complete_ms / 1000 + 0.1)])
+    vad, detector = WebRtcVoiceDetector(), TurnDetector(10**9)
+    preroll: deque[tuple[np.ndarray, bool]] = deque(maxlen=PREROLL_FRAMES)
+    turn: _Turn | None = None
+    last_voiced = -1
+    for i in range(len(audio) // FRAME_SAMPLES):
+        frame = audio[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES]
+        voiced = vad.is_speech(frame)
+        events = detector.push(AudioFrame(frame, (i + 1) * FRAME_MS / 1000, voiced))
+        if turn is None:
+            preroll.append((frame, voiced))
+            if any(isinstance(e, SpeechStarted) for e in events):
+                turn = _Turn(1)
+                for samples, was_voiced in preroll:
+                    turn.add(samples, was_voiced)
+        else:
+            turn.add(frame, voiced)
+        if turn is not None and voiced:
+            last_voiced = len(turn.frames) - 1
+    if turn is None:
+        return np.zeros(0, dtype=np.float32)
+    return turn.clip(0, min(len(turn.frames), last_voiced + 1 + complete_ms // FRAME_MS))
+
+
 def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
-    """Each model on a folder of real recorded speech: every clip decoded whole, once by the
-    live recognizer (short window, greedy) and once by faster-whisper's offline
+    """Each model on a folder of real recorded speech: every clip decoded whole by the live
+    recognizer (short window, greedy), the same on the audio a live turn would hand it
+    (``turn_audio``: the VAD's cut, pre-roll and squeeze), and by faster-whisper's offline
     ``transcribe`` (30 s window, beam 1); Whisper-style normalised WER, decode times."""
     from faster_whisper import WhisperModel
 
@@ -65,6 +114,7 @@ def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
     from bench.voice_set import read_clip
 
     clips = [(c, pcm16_to_float(read_clip(c))) for c in load_speech_set(set_dir)]
+    turns = {c.name: turn_audio(read_clip(c)) for c, _ in clips}
     figures: dict[str, object] = {"bench": "stt", "set": set_dir, "clips": len(clips),
                                   "audio_s": round(sum(len(a) for _, a in clips) / 16000, 1)}
     for model in models:
@@ -72,13 +122,15 @@ def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
         offline = WhisperModel(str(whisper_model_dir(model)), device="cpu",
                                compute_type="int8", cpu_threads=2)
         row: dict[str, object] = {}
-        for mode in ("live", "offline"):
+        for mode in ("live", "turn", "offline"):
             errors = words = 0
             times: list[float] = []
             for clip, audio in clips:
                 started = time.perf_counter()
                 if mode == "live":
                     text = live.recognize(RecognitionRequest(audio)).text
+                elif mode == "turn":
+                    text = live.recognize(RecognitionRequest(turns[clip.name])).text
                 else:
                     segments, _ = offline.transcribe(audio, language="en", beam_size=1)
                     text = " ".join(seg.text.strip() for seg in segments)
