@@ -66,9 +66,9 @@ def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> np.ndarray:
     from collections import deque
 
     from audio.vad import FRAME_MS, FRAME_SAMPLES, WebRtcVoiceDetector
+    from realtime.end_of_turn import TurnTakingSettings
     from realtime.frames import AudioFrame, SpeechStarted
     from realtime.transcriber import PREROLL_FRAMES, _Turn
-    from realtime.end_of_turn import TurnTakingSettings
     from realtime.turn_detector import TurnDetector
 
     complete_ms = complete_ms or TurnTakingSettings().complete_ms
