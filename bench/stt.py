@@ -14,12 +14,14 @@ import json
 import os
 import statistics
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from agents.text_normalization import word_errors
 from audio.pcm import pcm16_to_float
 from audio.sample_speech import ANSWERS, SpeechMaker, espeak_available
+from audio.speech_set import SpeechClip
 from audio.stt import RecognitionBias, RecognitionRequest
 from audio.whisper_stt import WhisperRecognizer
 
@@ -57,17 +59,24 @@ ROOM_RMS = 30.0  # the bench microphone's room noise (``viva bench voice --set``
 LEAD_S = 1.0  # room noise before the answer starts
 
 
-def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> np.ndarray:
+@dataclass(frozen=True)
+class TurnAudio:
+    audio: np.ndarray  # float32 at 16 kHz: what the recognizer is handed
+    voice_end_s: float | None  # where the turn detector put the voice's end (clip's clock)
+
+
+def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> TurnAudio:
     """A clip as a live turn hands it to the recognizer: room noise around it, the VAD's
     frames, the turn opened where the detector hears its onset with the transcriber's
     pre-roll before it, closed ``complete_ms`` after the last voiced frame, and long unvoiced
     runs squeezed (``_Turn.clip``). The live final decodes a paused turn in pieces; this is
-    the whole turn in one decode, so it isolates what the cut does to the audio."""
+    the whole turn in one decode, so it isolates what the cut does to the audio. Also where
+    the detector timed the voice's end (its last pause), which the reply waits on."""
     from collections import deque
 
     from audio.vad import FRAME_MS, FRAME_SAMPLES, WebRtcVoiceDetector
     from realtime.end_of_turn import TurnTakingSettings
-    from realtime.frames import AudioFrame, SpeechStarted
+    from realtime.frames import AudioFrame, SpeechPaused, SpeechStarted
     from realtime.transcriber import PREROLL_FRAMES, _Turn
     from realtime.turn_detector import TurnDetector
 
@@ -82,10 +91,14 @@ def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> np.ndarray:
     preroll: deque[tuple[np.ndarray, bool]] = deque(maxlen=PREROLL_FRAMES)
     turn: _Turn | None = None
     last_voiced = -1
+    voice_end_s: float | None = None
     for i in range(len(audio) // FRAME_SAMPLES):
         frame = audio[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES]
         voiced = vad.is_speech(frame)
         events = detector.push(AudioFrame(frame, (i + 1) * FRAME_MS / 1000, voiced))
+        for event in events:
+            if isinstance(event, SpeechPaused):
+                voice_end_s = event.voiced_end_at - LEAD_S
         if turn is None:
             preroll.append((frame, voiced))
             if any(isinstance(e, SpeechStarted) for e in events):
@@ -97,8 +110,24 @@ def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> np.ndarray:
         if turn is not None and voiced:
             last_voiced = len(turn.frames) - 1
     if turn is None:
-        return np.zeros(0, dtype=np.float32)
-    return turn.clip(0, min(len(turn.frames), last_voiced + 1 + complete_ms // FRAME_MS))
+        return TurnAudio(np.zeros(0, dtype=np.float32), None)
+    return TurnAudio(turn.clip(0, min(len(turn.frames), last_voiced + 1 + complete_ms // FRAME_MS)),
+                     voice_end_s)
+
+
+def voice_end_lag(clips: list[tuple[SpeechClip, np.ndarray]],
+                  turns: dict[str, TurnAudio]) -> dict[str, object]:
+    """How late the turn detector times the end of finished answers, against the voiced end
+    ``viva bench voice`` measures voice-to-voice from (the last frame well above the
+    recording's noise): every millisecond of it is waited before the reply."""
+    from bench.stats import percentile
+    from bench.voice_set import is_finished, read_clip, voiced_end_s
+
+    lags = [(end - voiced_end_s(read_clip(clip))) * 1000 for clip, _ in clips
+            if is_finished(clip.text, clip.end)
+            and (end := turns[clip.name].voice_end_s) is not None]
+    return {"finished": len(lags), **{f"p{q}": round(percentile(lags, q) or 0)
+                                      for q in (5, 50, 75, 90, 95)}}
 
 
 def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
@@ -116,7 +145,8 @@ def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
     clips = [(c, pcm16_to_float(read_clip(c))) for c in load_speech_set(set_dir)]
     turns = {c.name: turn_audio(read_clip(c)) for c, _ in clips}
     figures: dict[str, object] = {"bench": "stt", "set": set_dir, "clips": len(clips),
-                                  "audio_s": round(sum(len(a) for _, a in clips) / 16000, 1)}
+                                  "audio_s": round(sum(len(a) for _, a in clips) / 16000, 1),
+                                  "voice_end_lag_ms": voice_end_lag(clips, turns)}
     for model in models:
         live = WhisperRecognizer.load(model)
         offline = WhisperModel(str(whisper_model_dir(model)), device="cpu",
@@ -130,7 +160,7 @@ def measure_set(set_dir: str, models: list[str]) -> dict[str, object]:
                 if mode == "live":
                     text = live.recognize(RecognitionRequest(audio)).text
                 elif mode == "turn":
-                    text = live.recognize(RecognitionRequest(turns[clip.name])).text
+                    text = live.recognize(RecognitionRequest(turns[clip.name].audio)).text
                 else:
                     segments, _ = offline.transcribe(audio, language="en", beam_size=1)
                     text = " ".join(seg.text.strip() for seg in segments)

@@ -23,9 +23,6 @@ class AudioFrame:
     # The interviewer is talking (or the client still plays it): a turn needs more voice to
     # begin, and one that does begin interrupts the interviewer.
     interviewer_speaking: bool = False
-    # Voice by the strictest judgement too (``audio.vad.Voicing.clear``): inside a turn the
-    # voice's end is timed by it. None: the same as ``voiced``.
-    clear: bool | None = None
 
 
 @dataclass(frozen=True)

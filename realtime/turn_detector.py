@@ -32,7 +32,6 @@ BARGE_IN_MS = 240
 RESUME_MS = 60  # voice in a row that ends a pause; one stray frame does not
 PAUSE_MS = 150  # silence that counts as a pause: start preparing the final transcript
 MIN_VOICED_MS = 240  # a turn with less voice than this was not an answer
-TAIL_MS = 300  # voice that is not clear this soon after clear voice is a tail, not words
 STALLED_S = 0.2  # no frame for this long: the client stopped sending, count wall time
 
 
@@ -44,7 +43,6 @@ class TurnDetector:
         self.pause = 0
         self.in_turn = False
         self._voiced_run = 0
-        self._clear_at = 0.0  # the last clear voice of this turn
         self._silent_ms = 0
         self._voiced_ms = 0
         self._paused = False
@@ -93,7 +91,6 @@ class TurnDetector:
                 self._paused = False
                 self._verdict = None
                 self._active_at = 0.0
-                self._clear_at = 0.0
                 self._voiced_end_at = frame.captured_at
                 self._started_at = frame.captured_at - run_ms / 1000
                 return [SpeechStarted(self.turn, frame.captured_at),
@@ -101,16 +98,6 @@ class TurnDetector:
             return []
         if voiced:
             self._voiced_ms += FRAME_MS
-        # The voice's end is timed by clear voice: voice that is not clear (a breath, lip
-        # noise, the fading tail of the last word) within TAIL_MS of clear voice counts as
-        # silence. Past that it is soft speech, and voice again: so it cannot be talked over.
-        if voiced and frame.clear is not False:
-            self._clear_at = frame.captured_at
-        if voiced and frame.captured_at - self._clear_at <= TAIL_MS / 1000 \
-                and frame.clear is False:
-            voiced = False
-            self._voiced_run = 0
-            run_ms = 0
         if voiced and (not self._paused or run_ms >= RESUME_MS):
             self._silent_ms = 0
             self._voiced_end_at = frame.captured_at

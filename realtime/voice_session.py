@@ -201,8 +201,7 @@ class VoiceSession:
         self._history.append(samples)
         if self._recorder is not None:
             self._recorder.frame(samples, captured_at)
-        voicing = self._vad.voicing(samples)
-        voiced = voicing.voiced
+        voiced = self._vad.is_speech(samples)
         echo = False
         if voiced and self._echo.active(captured_at):
             block = pcm16_to_float(np.concatenate(self._recent))
@@ -212,7 +211,7 @@ class VoiceSession:
         self._speaking = self._speaker.is_speaking(captured_at)
         if voiced and not echo:
             self.voiced_frames += 1
-        frame = AudioFrame(samples, captured_at, voiced, echo, self._speaking, voicing.clear)
+        frame = AudioFrame(samples, captured_at, voiced, echo, self._speaking)
         events = self._turns.audio(frame)
         self._transcriber.inbox.put_nowait(frame)
         await self._dispatch(events)
