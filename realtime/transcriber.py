@@ -136,7 +136,8 @@ class _Turn:
         last ``ONSET_KEEP_MS`` (the quiet start of the next word, which the VAD calls
         unvoiced). With a 300 ms pre-roll and only a run's start kept, the dev split's paused
         turns decoded with 39 word errors; with 600 ms and both ends, 29
-        (``PREROLL_FRAMES`` has the method)."""
+        (``PREROLL_FRAMES`` has the method; ``viva bench stt --set DIR`` decodes this audio
+        as its ``turn`` figure)."""
         head, tail = SQUEEZE_MS // FRAME_MS, ONSET_KEEP_MS // FRAME_MS
         chosen: list[np.ndarray] = []
         i = start
