@@ -139,6 +139,11 @@ class Question(_Strict):
                 raise ValueError(f"question {self.id}: misconception names unknown point")
         return self
 
+    @property
+    def key_terms(self) -> list[str]:
+        """The concepts' names, point by point: what the recognizer is told to expect."""
+        return [c.name for p in self.assessment_points for c in p.concepts]
+
     def point(self, point_id: str) -> AssessmentPoint:
         for p in self.assessment_points:
             if p.id == point_id:

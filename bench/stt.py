@@ -55,7 +55,6 @@ def _measure(recognizer: WhisperRecognizer, clips: list[tuple[str, str, np.ndarr
             "worst": [{"said": s, "heard": h} for _, s, h in worst[:2]]}
 
 
-ROOM_RMS = 30.0  # the bench microphone's room noise (``viva bench voice --set``)
 LEAD_S = 1.0  # room noise before the answer starts
 
 
@@ -75,6 +74,7 @@ def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> TurnAudio:
     from collections import deque
 
     from audio.vad import FRAME_MS, FRAME_SAMPLES, WebRtcVoiceDetector
+    from bench.voice_set import ROOM_RMS
     from realtime.end_of_turn import TurnTakingSettings
     from realtime.frames import AudioFrame, SpeechPaused, SpeechStarted
     from realtime.transcriber import PREROLL_FRAMES, _Turn

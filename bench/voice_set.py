@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from agents.text_normalization import normalize_words, word_errors
-from audio.pcm import STT_RATE
+from audio.pcm import STT_RATE, pcm16_to_float
 from audio.speech_set import SpeechClip, load_speech_set
 from audio.stt import RecognitionBias, RecognitionRequest
 from bench.local_stack import app_server, private_redis
@@ -48,6 +48,7 @@ from realtime.voice_session import MAX_HOTWORDS
 
 MAX_QUESTIONS = 30  # the API's limit: a longer set goes on in a new session
 ANSWER_AFTER_S = 0.6  # a person starts answering this long after the question ends
+ROOM_RMS = 30.0  # the simulated microphone's room noise between and around the clips
 MIN_VOICED_RMS = 60.0  # int16 RMS below which a 30 ms frame is never voice
 
 
@@ -173,7 +174,8 @@ async def run_candidate(base_url: str, clips: list[SpeechClip], progress: bool,
         for clip in order:
             if client is None:
                 client = VoiceClient(base_url)
-                await client.open(max_questions=min(len(clips) + 2, MAX_QUESTIONS), noise_rms=30.0)
+                await client.open(max_questions=min(len(clips) + 2, MAX_QUESTIONS),
+                                  noise_rms=ROOM_RMS)
                 question, played_until = await client.listen_to_speech()
             # Wait for the question to finish playing, then answer as a person does.
             await asyncio.sleep(max(0.0, played_until - time.monotonic()) + ANSWER_AFTER_S)
@@ -209,7 +211,7 @@ def offline_wer(clips: list[SpeechClip], model: str) -> tuple[float, dict[str, s
     errors = words = 0
     texts: dict[str, str] = {}
     for clip in clips:
-        audio = read_clip(clip).astype(np.float32) / 32768.0
+        audio = pcm16_to_float(read_clip(clip))
         segments, _ = whisper.transcribe(audio, language="en", beam_size=1,
                                          vad_filter=False)
         text = " ".join(s.text.strip() for s in segments)
@@ -235,8 +237,7 @@ def prompted_offline(results: list[ClipResult], clips: list[SpeechClip],
     from audio.whisper_stt import WhisperRecognizer
 
     bank = load_question_bank()
-    terms = {qid: [c.name for p in q.assessment_points for c in p.concepts]
-             for qid, q in bank.questions.items()}
+    terms = {qid: q.key_terms for qid, q in bank.questions.items()}
     recognizer = WhisperRecognizer.load(model, cpu_threads=2)
     by_name = {c.name: c for c in clips}
     texts: dict[tuple[str, str], str] = {}
@@ -245,7 +246,7 @@ def prompted_offline(results: list[ClipResult], clips: list[SpeechClip],
         bias = live_prompt(r.asked, terms)
         key = (r.clip, bias.context)
         if key not in texts:
-            audio = read_clip(by_name[r.clip]).astype(np.float32) / 32768.0
+            audio = pcm16_to_float(read_clip(by_name[r.clip]))
             texts[key] = recognizer.recognize(RecognitionRequest(audio=audio, bias=bias)).text
         e, n = word_errors(r.said, texts[key])
         errors, words = errors + e, words + n

@@ -338,7 +338,7 @@ class SessionLink:
         terms: list[str] = []
         if turn is not None and turn.question_id in self.engine.bank.questions:
             q = self.engine.bank.get(turn.question_id)
-            terms = [c.name for p in q.assessment_points for c in p.concepts][:20]
+            terms = q.key_terms[:20]
         self.voice.set_context(phase=state.phase.value,
                                question_text=turn.text if turn else None, key_terms=terms,
                                turn_id=turn.turn_id if turn else None,

@@ -104,3 +104,13 @@ def test_a_point_that_is_not_a_clause_fails_validation_naming_question_and_point
     assert errors[1].startswith("error: question db-sql-vs-nosql, point relational: "
                                 "“relational, schema, joins, SQL” does not read as a clause")
     assert "a bare list of terms" in errors[1]
+
+
+def test_key_terms_are_every_concept_name_in_point_order() -> None:
+    # What the voice session prompts the recognizer with (and the voice bench mirrors).
+    q = next(q for q in load_question_bank().questions.values()
+             if len(q.assessment_points) > 1)
+    terms = q.key_terms
+    assert terms[:len(q.assessment_points[0].concepts)] == [
+        c.name for c in q.assessment_points[0].concepts]
+    assert len(terms) == sum(len(p.concepts) for p in q.assessment_points)
