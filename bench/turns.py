@@ -3,11 +3,14 @@ fusion fitted on dev, and the trade-off between cut-ins and the wait after finis
 
 A set folder (``tests/data/turns/dev``, ``.../test``; see its SOURCES.md) holds ``plain/``
 turns labelled at their end ``finished`` or ``cut`` (stopped mid-sentence), and ``paused/``
-answers with 1–3 s mid-sentence pauses. Each decision point is where the live detector asks
-the policy: 150 ms into a silence. At each the bench computes what the live judge sees:
-Smart Turn on the audio so far, the recognizer's text of it (faster-whisper, as the
-speculative decode), the recognizer's probability of a full stop after the last word, the
-text model on that text with the question, the transcript cues.
+answers with 1–3 s mid-sentence pauses. The plain turns' own silences (``gap``: where the live
+detector, on the live voice detector's frames, reports a pause that the speaker ends) are
+decision points too: a natural gap is cut into when the policy's wait ends before the voice
+resumes (reported apart from the inserted pauses, not fitted on). Each decision point is
+where the live detector asks the policy: 150 ms into a silence. At each the bench computes
+what the live judge sees: Smart Turn on the audio so far, the recognizer's text of it
+(faster-whisper, as the speculative decode), the recognizer's probability of a full stop
+after the last word, the text model on that text with the question, the transcript cues.
 Then, offline and exactly as ``realtime.end_of_turn.decide`` would:
 - a mid-sentence pause is a **cut-in** when the policy's wait is shorter than the pause;
 - a finished end's **wait** is the policy's window, or the moment the verdict can exist
@@ -57,8 +60,9 @@ QUESTION = "Tell me about it."  # what the bench's interviewer asked (the set ha
 DECIDE_AFTER_S = 0.15  # the detector asks at 150 ms of silence
 EARLY_END_MS = 1500
 CUT_IN_GOAL = 0.04  # the operating point keeps cut-ins at or under this on dev (1 in 25)
-# What a cached point means (3: the closing mark; 4: whole decodes; 5: no loop tail).
-SIGNALS_VERSION = 5
+# What a cached point means (3: the closing mark; 4: whole decodes; 5: no loop tail; 6: the
+# plain turns' natural gaps).
+SIGNALS_VERSION = 6
 CACHE = Path(os.environ.get("VIVA_DATA_DIR", "var")) / "bench-cache"
 
 
@@ -66,7 +70,9 @@ CACHE = Path(os.environ.get("VIVA_DATA_DIR", "var")) / "bench-cache"
 class Point:
     clip: str
     speaker: str
-    kind: str  # "finished" (an end), "cut" (an end mid-sentence), "pause" (mid-sentence)
+    # "finished" (an end), "cut" (an end mid-sentence), "pause" (an inserted mid-sentence
+    # pause), "gap" (a plain turn's own silence, before its end)
+    kind: str
     at_s: float  # where the voice stopped
     pause_ms: int | None  # the silence that followed (pauses only)
     turn_s: float
@@ -92,6 +98,31 @@ def _room(pcm: np.ndarray, seconds: float) -> np.ndarray:
     return rng.normal(0, max(level, 10.0), int(seconds * STT_RATE)).astype(np.int16)
 
 
+def natural_gaps(pcm: np.ndarray, before_s: float) -> list[tuple[float, int]]:
+    """(where the voice stopped, the silence until it resumed in ms) for each pause the live
+    detector reports inside the clip before ``before_s``: the live voice detector's frames
+    through the live turn detector, which never ends the turn here. The silence counts as the
+    detector counts it: up to the frame that confirms the voice is back."""
+    from audio.vad import FRAME_MS, FRAME_SAMPLES, WebRtcVoiceDetector
+    from realtime.frames import AudioFrame, SpeechPaused, SpeechResumed
+    from realtime.turn_detector import TurnDetector
+
+    vad, detector = WebRtcVoiceDetector(), TurnDetector(silence_ms=10 ** 9)
+    gaps: list[tuple[float, int]] = []
+    stopped: float | None = None
+    for i in range(len(pcm) // FRAME_SAMPLES):
+        frame = pcm[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES]
+        at = (i + 1) * FRAME_MS / 1000
+        for event in detector.push(AudioFrame(frame, at, vad.is_speech(frame))):
+            if isinstance(event, SpeechPaused):
+                stopped = event.voiced_end_at
+            elif isinstance(event, SpeechResumed) and stopped is not None:
+                if stopped < before_s:  # the silence reached one frame short of `at`
+                    gaps.append((stopped, round((at - stopped) * 1000) - FRAME_MS))
+                stopped = None
+    return gaps
+
+
 def points_of(set_dir: Path) -> list[tuple[Point, SpeechClip]]:
     out: list[tuple[Point, SpeechClip]] = []
     for sub in ("plain", "paused"):
@@ -107,6 +138,8 @@ def points_of(set_dir: Path) -> list[tuple[Point, SpeechClip]]:
                 kind = "finished" if is_finished(clip.text, getattr(clip, "end", "")) \
                     else "cut"
                 out.append((Point(clip.name, speaker, kind, end, None, end), clip))
+                out.extend((Point(f"gap/{clip.name}", speaker, "gap", at_s, gap_ms, at_s), clip)
+                           for at_s, gap_ms in natural_gaps(pcm, end))
                 continue
             for at_s, dur_s in clip.pauses:
                 out.append((Point(f"{sub}/{clip.name}", speaker, "pause", at_s,
@@ -173,6 +206,8 @@ def _logit(p: float | None) -> float:
 
 
 FEATURES = ("audio", "text", "full_stop", "sentence_end", "short_turn")
+# The stops fitted on and labelled (reads_whole.tsv): natural gaps are only reported.
+STOPS = ("finished", "cut", "pause")
 
 
 def _row(p: Point, use: tuple[str, ...]) -> list[float]:
@@ -186,8 +221,7 @@ def _row(p: Point, use: tuple[str, ...]) -> list[float]:
 def fit_fusion(points: list[Point], use: tuple[str, ...], l2: float = 1.0) -> TurnFusion:
     """L2-regularised logistic regression (Newton) of finished vs mid-sentence stops, on the
     points the rules leave to the fusion (no open clause, no floor-holding phrase)."""
-    chosen = [p for p in points if p.kind in ("finished", "cut", "pause")
-              and not transcript_cue(p.text).open_clause]
+    chosen = [p for p in points if p.kind in STOPS and not transcript_cue(p.text).open_clause]
     x = np.array([[1.0, *_row(p, use)] for p in chosen])
     y = np.array([1.0 if p.finished else 0.0 for p in chosen])
     w = np.zeros(x.shape[1])
@@ -229,6 +263,11 @@ def simulate(points: list[Point], fusion: TurnFusion, settings: TurnTakingSettin
     for p in pauses:
         wait, ready = _verdict_points(p, fusion, settings, use)
         cut_ins += max(wait, ready) < (p.pause_ms or 0)
+    # A natural gap's length counts to the frame that confirms the voice is back, which the
+    # detector still counts as silence: a wait that long has ended the turn.
+    gaps = [p for p in points if p.kind == "gap"]
+    gap_cut_ins = sum(max(*_verdict_points(p, fusion, settings, use)) <= (p.pause_ms or 0)
+                      for p in gaps)
     waits = [float(max(*_verdict_points(p, fusion, settings, use))) for p in finished]
     early = sum(max(*_verdict_points(p, fusion, settings, use)) < EARLY_END_MS for p in cut)
     fast = sum(w <= max(settings.complete_ms, 700) for w in waits)
@@ -239,6 +278,7 @@ def simulate(points: list[Point], fusion: TurnFusion, settings: TurnTakingSettin
             "finished_wait_ms_p50": percentile(waits, 50),
             "finished_wait_ms_p95": percentile(waits, 95),
             "finished_fast_share": round(fast / max(1, len(finished)), 3),
+            "natural_gaps": len(gaps), "natural_gap_cut_ins": gap_cut_ins,
             "cut_ends": len(cut), "early_ends": early,
             "early_end_rate": round(early / max(1, len(cut)), 4)}
 
@@ -318,6 +358,7 @@ def text_ceiling(points: list[Point], labels: dict[tuple[str, str], bool],
                  base: TurnTakingSettings) -> dict[str, Any]:
     """The fusion's best dev operating point with the shipped text model, and with a text
     reader that is never wrong about whether the words so far are a whole sentence."""
+    points = [p for p in points if p.kind in STOPS]
     missing = [p.clip for p in points if stop_key(p.clip, p.at_s) not in labels]
     if missing:
         raise ValueError(f"{len(missing)} stops have no reads_whole label, e.g. {missing[0]}")
@@ -374,7 +415,7 @@ def main(argv: list[str]) -> int:
                   for name in MODELS}
     points = cached_points(Path(args.set), args.stt_model, progress)
     report["points"] = {k: sum(p.kind == k for p in points)
-                        for k in ("finished", "cut", "pause")}
+                        for k in ("finished", "cut", "pause", "gap")}
     report["speakers"] = len({p.speaker for p in points})
     report["results"] = {}
     report["trade_off"] = {}

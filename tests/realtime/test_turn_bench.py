@@ -1,20 +1,27 @@
-"""``viva bench turns``: the text ceiling and the dev labels it reads (pure, no models)."""
+"""``viva bench turns``: the text ceiling and the dev labels it reads, the natural gaps (pure,
+no models)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from audio.speech_set import load_speech_set
 from bench.turns import (
     READS_WHOLE,
+    STOPS,
     Point,
+    natural_gaps,
     points_of,
     read_whole_labels,
+    simulate,
     stop_key,
     text_ceiling,
 )
-from realtime.end_of_turn import TurnTakingSettings
+from bench.voice_set import read_clip, voiced_end_s
+from realtime.end_of_turn import TurnFusion, TurnTakingSettings
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "turns" / "dev"
 
@@ -51,7 +58,7 @@ def test_pauses_that_read_whole_are_counted_and_unlabelled_stops_refused() -> No
 
 def test_dev_labels_cover_every_dev_stop_and_only_dev() -> None:
     labels = read_whole_labels(DEV / READS_WHOLE)
-    stops = {stop_key(p.clip, p.at_s) for p, _ in points_of(DEV)}
+    stops = {stop_key(p.clip, p.at_s) for p, _ in points_of(DEV) if p.kind in STOPS}
     assert set(labels) == stops
     assert not (DEV.parent / "test" / READS_WHOLE).exists()  # the test split is not labelled
 
@@ -61,3 +68,32 @@ def test_a_bad_label_is_refused(tmp_path: Path) -> None:
     bad.write_text("clip\tat_s\tkind\treads_whole\ttext\na.wav\t1.00\tpause\tyes\tWe store\n")
     with pytest.raises(ValueError, match="0 or 1"):
         read_whole_labels(bad)
+
+
+def test_a_silence_inside_a_turn_is_a_natural_gap_of_its_length() -> None:
+    clip = next(c for c in load_speech_set(DEV / "plain") if c.name == "rs_arctic_a0009.wav")
+    pcm = read_clip(clip)
+    end = voiced_end_s(pcm)
+    voice = pcm[:int(end * 16000)]
+    quiet = np.random.default_rng(0).normal(0, 30, 16000 * 7 // 10).astype(np.int16)
+    twice = np.concatenate([voice, quiet, voice])
+    gaps = natural_gaps(twice, before_s=len(twice) / 16000 - 0.5)
+    # The clip's own gaps come twice; the 700 ms of room noise between the copies is one
+    # more, at the first copy's end and at least that long.
+    own = natural_gaps(voice, before_s=end)
+    assert len(gaps) == 2 * len(own) + 1
+    at_s, gap_ms = max(gaps, key=lambda g: g[1])
+    assert abs(at_s - end) < 0.3 and 700 <= gap_ms <= 1100
+
+
+def test_a_natural_gap_is_cut_into_when_the_wait_ends_before_the_voice_resumes() -> None:
+    def gap(ms: int) -> Point:
+        return Point("gap/c.wav", "s", "gap", 2.0, ms, 2.0, p_audio=0.99, text="We store it.",
+                     p_text=0.9, p_sentence_end=0.99, decode_ms=50.0, audio_ms=20.0)
+
+    settings = TurnTakingSettings()
+    out = simulate([gap(settings.complete_ms - 30), gap(settings.complete_ms),
+                    gap(settings.complete_ms + 300)], TurnFusion.load(), settings, ("audio", "text",
+                    "full_stop", "sentence_end"))
+    assert (out["natural_gaps"], out["natural_gap_cut_ins"]) == (3, 2)
+    assert out["pauses"] == 0  # gaps are not the inserted pauses
