@@ -8,7 +8,8 @@ a shared machine bent a quadratic's fit to 1.5), and stops before a run that wou
 the budget (``BUDGET_MS`` of sandbox wall
 time for compile and runs together, though the runs get at least ``MIN_RUNS_MS`` after a
 slow compile) or after one that took ``STOP_MS``. The exponent is the
-least-squares slope of log(time - startup) on log n over the largest sizes whose time stands
+weighted least-squares slope of log(time - startup) on log n (each size weighted by how far
+its time stands above the startup's wander) over the largest sizes whose time stands
 clear of the startup (the smallest run's time) and of its noise (twice the spread of the times
 at sizes 64 times below the largest, where the work itself costs nothing next to it).
 
@@ -55,6 +56,8 @@ MIN_SIGNAL_MS = 15  # a time this close to the startup time is noise, not growth
 NOISE_SIZE_RATIO = 64  # sizes this many times below the largest measure the startup's noise
 NOISE_MARGIN = 2  # a fitted time stands this many noise spreads above the startup
 FIT_POINTS = 4
+STARTUP_WANDER = 0.5  # the startup's wander, at least this share of it, weighs the fit
+RUN_SPREAD = 0.1  # a run's own spread in log time, whatever its size
 EXTEND_BELOW_MS = 250  # a largest run this far above the startup is clear of the noise
 LADDER_RUNS = 2  # runs per ladder size (the least counts; the one past STOP_MS runs once)
 REPEATS = 3  # a fast solution's fitted sizes: the least CPU time of this many runs counts
@@ -150,13 +153,24 @@ def fit(points: list[tuple[int, int]]) -> tuple[float | None, Status]:
     usable = usable[-FIT_POINTS:]
     if len(usable) < 2:
         return None, "too_fast"
+    # Weighted by how much each log time can be trusted: a time t above the startup carries
+    # the startup's wander (its noise, or a share of the startup itself under a neighbour's
+    # burst, when it wandered 15 -> 36-48 ms) as an error of about wander / t in log t, and
+    # a run's own spikes as a few per cent whatever its size. Unweighted, a burst that lifted
+    # the middle sizes of a quadratic's ladder (64 and 95 ms where 21 and 40 are usual) read
+    # it as 1.4, linear; on the bank's solutions timed quietly the classes are the same.
+    wander = max(noise, STARTUP_WANDER * base)
+    weights = [1 / ((wander / t) ** 2 + RUN_SPREAD ** 2) for _, t in usable]
     xs = [math.log(n) for n, _ in usable]
     ys = [math.log(t) for _, t in usable]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
+    total = sum(weights)
+    mx = sum(w * x for w, x in zip(weights, xs, strict=True)) / total
+    my = sum(w * y for w, y in zip(weights, ys, strict=True)) / total
+    sxx = sum(w * (x - mx) ** 2 for w, x in zip(weights, xs, strict=True))
     if sxx == 0:
         return None, "too_fast"
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    slope = sum(w * (x - mx) * (y - my)
+                for w, x, y in zip(weights, xs, ys, strict=True)) / sxx
     return round(slope, 3), "measured"
 
 
