@@ -92,6 +92,16 @@ class ClipResult:
     asked: dict[str, Any] = field(default_factory=dict)  # the question this clip answered
 
     @property
+    def heard_end_late_ms(self) -> float | None:
+        """How much later than the recording's voiced end the server placed the voice's end
+        (and the reply's trip back): the voice-to-voice time less the server's own count
+        from the end it heard to its first reply audio."""
+        first_audio = ((self.marks or {}).get("marks_ms") or {}).get("first_audio")
+        if self.v2v_ms is None or first_audio is None:
+            return None
+        return round(self.v2v_ms - float(first_audio))
+
+    @property
     def split(self) -> bool:
         return self.turn_ids > 1 or self.finals - self.amended > 1
 
@@ -282,8 +292,10 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
         errors, words = errors + e, words + n
     v2v = [r.v2v_ms for r in results if r.v2v_ms is not None]
     labels = {c.name: getattr(c, "end", "") for c in clips}
-    finished = [r.v2v_ms for r in results
-                if r.v2v_ms is not None and is_finished(r.said, labels.get(r.clip, ""))]
+    finished_results = [r for r in results
+                        if r.v2v_ms is not None and is_finished(r.said, labels.get(r.clip, ""))]
+    finished = [r.v2v_ms for r in finished_results if r.v2v_ms is not None]
+    heard_late = [x for r in finished_results if (x := r.heard_end_late_ms) is not None]
 
     def mark(r: ClipResult, name: str) -> float | None:
         value = ((r.marks or {}).get("marks_ms") or {}).get(name)
@@ -330,6 +342,10 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
         # or an open clause): the ones the voice-to-voice goal is about.
         "v2v_finished_ms_p50": rnd(percentile(finished, 50)),
         "v2v_finished_ms_p95": rnd(percentile(finished, 95)), "v2v_finished_n": len(finished),
+        # Of the finished answers' voice-to-voice time, how much is the server hearing the
+        # voice end after the recording's voiced end (a breath, a fading word, the VAD).
+        "heard_end_late_ms_p50": rnd(percentile(heard_late, 50)),
+        "heard_end_late_ms_p90": rnd(percentile(heard_late, 90)),
         "end_of_turn_ms_p50": rnd(percentile(eot, 50)),
         "end_of_turn_ms_p95": rnd(percentile(eot, 95)),
         "stage_ms_p50": {
@@ -387,5 +403,6 @@ def write_clip_lines(path: Path, results: list[ClipResult], offline: dict[str, s
                 # Where the wait went: the server's turn end after the voiced end, and the
                 # verdict that ended the turn (its reason, fused P(finished), window).
                 "turn_end_ms": ((r.marks or {}).get("marks_ms") or {}).get("turn_end"),
+                "heard_end_late_ms": r.heard_end_late_ms,
                 "end_of_turn": (r.marks or {}).get("end_of_turn")}
             out.write(json.dumps(line) + "\n")

@@ -65,7 +65,8 @@ def test_voice_set_clip_lines_put_the_live_final_beside_the_offline_decode(
 
     results = [ClipResult(clip="a.wav", said="It is a heap.", heard="It is a heap, so",
                           finals=1, amended=0, turn_ids=1, cut_in=False, v2v_ms=700.0,
-                          marks={"marks_ms": {"voiced_end": 0, "turn_end": 430},
+                          marks={"marks_ms": {"voiced_end": 0, "turn_end": 430,
+                                              "first_audio": 470},
                                  "end_of_turn": {"reason": "finished (p=0.91)",
                                                  "wait_ms": 400}}),
                ClipResult(clip="b.wav", said="Use a set.", heard="Use a set.", finals=2,
@@ -83,6 +84,8 @@ def test_voice_set_clip_lines_put_the_live_final_beside_the_offline_decode(
     assert lines[1]["cut_in"] is True and lines[1]["amended"] == 1
     assert lines[0]["turn_end_ms"] == 430 and lines[0]["end_of_turn"]["wait_ms"] == 400
     assert lines[1]["turn_end_ms"] is None and lines[1]["end_of_turn"] is None
+    # 700 ms voice to voice, 470 of them counted by the server from the end it heard.
+    assert lines[0]["heard_end_late_ms"] == 230 and lines[1]["heard_end_late_ms"] is None
 
 
 def test_the_prompted_offline_decode_uses_the_question_and_only_a_bank_questions_terms(
