@@ -74,7 +74,7 @@ class Point:
     # pause), "gap" (a plain turn's own silence, before its end)
     kind: str
     at_s: float  # where the voice stopped
-    pause_ms: int | None  # the silence that followed (pauses only)
+    pause_ms: int | None  # the silence that followed (pauses and gaps only)
     turn_s: float
     p_audio: float | None = None
     text: str = ""

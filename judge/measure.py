@@ -158,7 +158,8 @@ def fit(points: list[tuple[int, int]]) -> tuple[float | None, Status]:
     # burst, when it wandered 15 -> 36-48 ms) as an error of about wander / t in log t, and
     # a run's own spikes as a few per cent whatever its size. Unweighted, a burst that lifted
     # the middle sizes of a quadratic's ladder (64 and 95 ms where 21 and 40 are usual) read
-    # it as 1.4, linear; on the bank's solutions timed quietly the classes are the same.
+    # it as linear (1.39 and 1.47 on CI); on the bank's solutions timed quietly the classes
+    # are the same.
     wander = max(noise, STARTUP_WANDER * base)
     weights = [1 / ((wander / t) ** 2 + RUN_SPREAD ** 2) for _, t in usable]
     xs = [math.log(n) for n, _ in usable]
