@@ -73,12 +73,11 @@ def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> TurnAudio:
     the detector timed the voice's end (its last pause), which the reply waits on."""
     from collections import deque
 
-    from audio.vad import FRAME_MS, FRAME_SAMPLES, WebRtcVoiceDetector
-    from bench.voice_set import ROOM_RMS
+    from audio.vad import FRAME_MS
+    from bench.voice_set import ROOM_RMS, detector_frames
     from realtime.end_of_turn import TurnTakingSettings
-    from realtime.frames import AudioFrame, SpeechPaused, SpeechStarted
+    from realtime.frames import SpeechPaused, SpeechStarted
     from realtime.transcriber import PREROLL_FRAMES, _Turn
-    from realtime.turn_detector import TurnDetector
 
     complete_ms = complete_ms or TurnTakingSettings().complete_ms
     rng = np.random.default_rng(7)
@@ -87,15 +86,11 @@ def turn_audio(pcm: np.ndarray, complete_ms: int | None = None) -> TurnAudio:
         return rng.normal(0, ROOM_RMS, int(seconds * 16000)).astype(np.int16)
 
     audio = np.concatenate([room(LEAD_S), pcm.astype(np.int16), room(complete_ms / 1000 + 0.1)])
-    vad, detector = WebRtcVoiceDetector(), TurnDetector(10**9)
     preroll: deque[tuple[np.ndarray, bool]] = deque(maxlen=PREROLL_FRAMES)
     turn: _Turn | None = None
     last_voiced = -1
     voice_end_s: float | None = None
-    for i in range(len(audio) // FRAME_SAMPLES):
-        frame = audio[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES]
-        voiced = vad.is_speech(frame)
-        events = detector.push(AudioFrame(frame, (i + 1) * FRAME_MS / 1000, voiced))
+    for _, frame, voiced, events in detector_frames(audio):
         for event in events:
             if isinstance(event, SpeechPaused):
                 voice_end_s = event.voiced_end_at - LEAD_S

@@ -46,7 +46,7 @@ import numpy as np
 from audio.pcm import STT_RATE
 from audio.speech_set import SpeechClip, load_speech_set
 from bench.stats import percentile
-from bench.voice_set import is_finished, read_clip, voiced_end_s
+from bench.voice_set import detector_frames, is_finished, read_clip, voiced_end_s
 from realtime.end_of_turn import (
     EndOfTurnSignals,
     TurnFusion,
@@ -103,17 +103,13 @@ def natural_gaps(pcm: np.ndarray, before_s: float) -> list[tuple[float, int]]:
     detector reports inside the clip before ``before_s``: the live voice detector's frames
     through the live turn detector, which never ends the turn here. The silence counts as the
     detector counts it: up to the frame that confirms the voice is back."""
-    from audio.vad import FRAME_MS, FRAME_SAMPLES, WebRtcVoiceDetector
-    from realtime.frames import AudioFrame, SpeechPaused, SpeechResumed
-    from realtime.turn_detector import TurnDetector
+    from audio.vad import FRAME_MS
+    from realtime.frames import SpeechPaused, SpeechResumed
 
-    vad, detector = WebRtcVoiceDetector(), TurnDetector(silence_ms=10 ** 9)
     gaps: list[tuple[float, int]] = []
     stopped: float | None = None
-    for i in range(len(pcm) // FRAME_SAMPLES):
-        frame = pcm[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES]
-        at = (i + 1) * FRAME_MS / 1000
-        for event in detector.push(AudioFrame(frame, at, vad.is_speech(frame))):
+    for at, _, _, events in detector_frames(pcm):
+        for event in events:
             if isinstance(event, SpeechPaused):
                 stopped = event.voiced_end_at
             elif isinstance(event, SpeechResumed) and stopped is not None:

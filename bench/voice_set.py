@@ -30,6 +30,7 @@ import os
 import sys
 import time
 import wave
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,10 +41,13 @@ from agents.text_normalization import normalize_words, word_errors
 from audio.pcm import STT_RATE, pcm16_to_float
 from audio.speech_set import SpeechClip, load_speech_set
 from audio.stt import RecognitionBias, RecognitionRequest
+from audio.vad import FRAME_MS, FRAME_SAMPLES, WebRtcVoiceDetector
 from bench.local_stack import app_server, private_redis
 from bench.stats import percentile
 from bench.voice import VoiceClient
+from realtime.frames import AudioFrame, TurnFrame
 from realtime.transcript_cues import transcript_cue
+from realtime.turn_detector import TurnDetector
 from realtime.voice_session import MAX_HOTWORDS
 
 MAX_QUESTIONS = 30  # the API's limit: a longer set goes on in a new session
@@ -73,6 +77,18 @@ def voiced_end_s(pcm: np.ndarray) -> float:
     return (int(voiced[-1]) + 1) * step / STT_RATE if len(voiced) else len(pcm) / STT_RATE
 
 
+def detector_frames(pcm: np.ndarray) -> Iterator[tuple[float, np.ndarray, bool, list[TurnFrame]]]:
+    """A clip's 30 ms frames as the live pipeline hears them: each frame's end (seconds on
+    the clip's clock), its samples, the live voice detector's call, and what a live turn
+    detector that never ends the turn makes of it."""
+    vad, detector = WebRtcVoiceDetector(), TurnDetector(silence_ms=10 ** 9)
+    for i in range(len(pcm) // FRAME_SAMPLES):
+        frame = pcm[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES]
+        at = (i + 1) * FRAME_MS / 1000
+        voiced = vad.is_speech(frame)
+        yield at, frame, voiced, detector.push(AudioFrame(frame, at, voiced))
+
+
 @dataclass
 class ClipResult:
     clip: str
@@ -91,15 +107,20 @@ class ClipResult:
     played_until: float = 0.0
     asked: dict[str, Any] = field(default_factory=dict)  # the question this clip answered
 
+    def mark(self, name: str) -> float | None:
+        """One of the server's latency marks (ms after the voice end it heard), if sent."""
+        value = ((self.marks or {}).get("marks_ms") or {}).get(name)
+        return None if value is None else float(value)
+
     @property
     def heard_end_late_ms(self) -> float | None:
         """How much later than the recording's voiced end the server placed the voice's end
         (and the reply's trip back): the voice-to-voice time less the server's own count
         from the end it heard to its first reply audio."""
-        first_audio = ((self.marks or {}).get("marks_ms") or {}).get("first_audio")
+        first_audio = self.mark("first_audio")
         if self.v2v_ms is None or first_audio is None:
             return None
-        return round(self.v2v_ms - float(first_audio))
+        return round(self.v2v_ms - first_audio)
 
     @property
     def split(self) -> bool:
@@ -297,19 +318,15 @@ def summarize(results: list[ClipResult], clips: list[SpeechClip], sessions: int,
     finished = [r.v2v_ms for r in finished_results if r.v2v_ms is not None]
     heard_late = [x for r in finished_results if (x := r.heard_end_late_ms) is not None]
 
-    def mark(r: ClipResult, name: str) -> float | None:
-        value = ((r.marks or {}).get("marks_ms") or {}).get(name)
-        return None if value is None else float(value)
-
     def stage(a: str, b: str) -> list[float]:
         out = []
         for r in results:
-            x, y = mark(r, a), mark(r, b)
+            x, y = r.mark(a), r.mark(b)
             if x is not None and y is not None:
                 out.append(y - x)
         return out
 
-    eot = [x for r in results if (x := mark(r, "turn_end")) is not None]
+    eot = [x for r in results if (x := r.mark("turn_end")) is not None]
     # The goal is about 1–2.5 s thinking pauses; longer ones meet the 3 s think limit.
     longest = {c.name: max((length for _, length in c.pauses), default=0.0) for c in clips}
     in_goal = [r for r in results if GOAL_PAUSE_S[0] <= longest.get(r.clip, 0.0)
@@ -402,7 +419,7 @@ def write_clip_lines(path: Path, results: list[ClipResult], offline: dict[str, s
                 "cut_in": r.cut_in, "amended": r.amended, "v2v_ms": r.v2v_ms,
                 # Where the wait went: the server's turn end after the voiced end, and the
                 # verdict that ended the turn (its reason, fused P(finished), window).
-                "turn_end_ms": ((r.marks or {}).get("marks_ms") or {}).get("turn_end"),
+                "turn_end_ms": r.mark("turn_end"),
                 "heard_end_late_ms": r.heard_end_late_ms,
                 "end_of_turn": (r.marks or {}).get("end_of_turn")}
             out.write(json.dumps(line) + "\n")
