@@ -8,7 +8,6 @@ in-process through ``JudgeService.start_worker``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import signal
@@ -21,6 +20,7 @@ from collections.abc import Awaitable, Callable
 import redis.asyncio as aioredis
 
 from core.events import ComplexityMeasuredEvent, JudgeCaseEvent, JudgeResultEvent
+from core.tasks import cancel_and_wait
 from judge.backends.base import SandboxBackend, SandboxUnavailable
 from judge.backends.selection import select_backend
 from judge.evidence import diff_against, evidence_text
@@ -86,9 +86,11 @@ class Worker:
             log.exception("judging %s failed", job.submission_id)
             await self._internal_error(job.submission_id, "the judge worker failed")
         finally:
-            beat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await beat
+            # Cancelled again if it goes on: a heartbeat inside its Redis call once lost its
+            # cancel and beat on, so the worker waited on it for ever and judged nothing more
+            # (CI: a second submission still queued after 120 s).
+            await cancel_and_wait(beat, context=f"heartbeat of {job.submission_id}",
+                                  logger=log)
         await self.queue.ack(job.message_id)
         self.processed += 1
 

@@ -80,6 +80,39 @@ async def test_submission_flow_and_revisions(service: JudgeService,
     assert final["cases"][0]["input"] == "1 2\n"  # samples stay visible
 
 
+async def test_a_heartbeat_that_loses_its_cancel_does_not_stop_the_worker(
+        aredis: aioredis.Redis, small_registry: ProblemRegistry) -> None:
+    from judge.queue import Job
+    from judge.worker import Worker
+
+    class SwallowingQueue(JobQueue):
+        swallowed = 0
+
+        async def heartbeat(self, consumer: str, message_id: str) -> None:
+            try:
+                await asyncio.sleep(3600)  # a Redis call still in flight
+            except asyncio.CancelledError:
+                if self.swallowed:
+                    raise
+                self.swallowed += 1  # the first cancel is lost, as one was on CI
+
+    class SlowWorker(Worker):
+        async def process(self, job: Job) -> None:
+            await asyncio.sleep(0.05)  # long enough for a heartbeat to be in its call
+
+    async def no_backend() -> bubblewrap.BubblewrapBackend:
+        raise AssertionError("not reached")
+
+    worker = SlowWorker(aredis, small_registry, no_backend, heartbeat_ms=10)
+    queue = SwallowingQueue(aredis)
+    worker.queue = queue
+    handling = asyncio.create_task(worker.handle(Job("0-1", "no-such-submission")))
+    done, _ = await asyncio.wait({handling}, timeout=15)  # a re-cancel comes after 2 s
+    if not done:
+        handling.cancel()
+    assert done and worker.processed == 1 and queue.swallowed == 1
+
+
 async def test_run_kind_judges_samples_only(service: JudgeService) -> None:
     service.start_worker()
     sid = await service.enqueue("s2", "a-plus-b", "python", GOOD, "run")
