@@ -22,6 +22,7 @@ import redis.asyncio as aioredis
 
 from bench.local_stack import private_redis
 from bench.stats import percentile
+from core.tasks import cancel_and_wait
 from judge.backends.base import SandboxBackend, SandboxJob
 from judge.backends.bubblewrap import BubblewrapBackend
 from judge.backends.docker_engine import DockerBackend
@@ -111,9 +112,7 @@ async def burst(backend: SandboxBackend, redis_url: str, count: int, workers: in
     finally:
         for w in pool:
             w.stop()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(*tasks, context="bench judge workers")
         await redis.aclose()
 
 

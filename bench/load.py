@@ -48,6 +48,7 @@ from bench.local_stack import (
     ws_url,
 )
 from bench.stats import percentile
+from core.tasks import cancel_and_wait
 
 ANSWER = ("I would use a hash map for constant time lookups, and think about collisions, "
           "memory, and the worst case when many keys land in the same bucket.")
@@ -119,10 +120,7 @@ class Sampler:
         self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task, context="load sampler")
 
     def report(self) -> dict[str, Any]:
         firsts = [v[0] for v in self.rss_mb.values() if v]

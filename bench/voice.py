@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import re
@@ -32,6 +31,7 @@ from audio.pcm import STT_RATE
 from audio.sample_speech import SpeechMaker
 from bench.local_stack import app_server, private_redis, ws_url
 from bench.stats import percentile
+from core.tasks import cancel_and_wait
 
 FRAME_S = 0.02
 MAX_CATCH_UP_S = 0.1  # a microphone this far behind its schedule skips ahead, no burst
@@ -191,11 +191,7 @@ class VoiceClient:
                 return {"ended": True}, at
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(*self._tasks, context="bench client")
         if self.ws is not None:
             await self.ws.close()
 

@@ -30,6 +30,7 @@ from agents.engine import InterviewEngine, InterviewError
 from agents.state import Phase
 from agents.summary import Report, reviewed_score
 from core.events import ReviewEvent, wire
+from core.tasks import cancel_and_wait
 from realtime.recording_writer import RecordingWriter
 from server.archived_session import (
     ARCHIVE_MARK,
@@ -301,8 +302,5 @@ class Archiver:
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="archive-sweep")
 
     async def aclose(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        await cancel_and_wait(self._sweeper, context="archive sweeper")
         await self.settle()

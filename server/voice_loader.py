@@ -6,6 +6,7 @@ import asyncio
 import threading
 from typing import Any
 
+from core.tasks import cancel_and_wait
 from server.settings import Settings
 
 
@@ -54,8 +55,4 @@ class VoiceLoader:
 
     async def aclose(self) -> None:
         if self._task is not None and not self._task.done():
-            self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
+            await cancel_and_wait(self._task, context="voice model loader")

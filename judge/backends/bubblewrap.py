@@ -27,6 +27,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+from core.tasks import cancel_and_wait
 from judge.backends.base import (
     BackendStatus,
     CaseDone,
@@ -157,9 +158,8 @@ async def run_sandboxed(executor: Executor, box: Path, argv: list[str], stdin: b
         except TimeoutError:
             record.error = "the sandbox kept its output pipes open after exit"
             stdout, exceeded, stderr = b"", False, b""
-        feeder.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await feeder
+        # A program that exits without reading its input leaves the feeder in drain().
+        await cancel_and_wait(feeder, context="stdin feeder")
         record.stdout, record.output_exceeded = stdout, exceeded
         record.stderr = stderr.decode("utf-8", "replace")
         code = proc.returncode

@@ -227,3 +227,32 @@ async def test_a_slow_archiver_does_not_release_anothers_lock(
         await slow_hold.__aexit__(None, None, None)  # the slow one finishes, releasing
         assert await aredis.get(lock) == theirs  # the other's lock is untouched
     assert await aredis.get(lock) is None  # released by its holder
+
+
+async def test_closing_stops_a_sweep_that_loses_its_first_cancel(tmp_path: Path) -> None:
+    from server.archive import Archiver
+
+    class SwallowingArchiver(Archiver):
+        swallowed = 0
+        entered = asyncio.Event()
+
+        async def sweep_once(self) -> int:
+            self.entered.set()
+            try:
+                await asyncio.sleep(3600)  # a Redis call still in flight
+            except asyncio.CancelledError:
+                if self.swallowed:
+                    raise
+                self.swallowed += 1  # the first cancel is lost; the loop goes on to sleep
+            return 0
+
+    settings = Settings(env="test", reviewer_token="a-real-secret-123", data_dir=tmp_path,
+                        archive_sweep_s=3600)
+    archiver = SwallowingArchiver(None, None, settings)  # type: ignore[arg-type]
+    archiver.start()
+    await asyncio.wait_for(archiver.entered.wait(), 5)
+    closing = asyncio.create_task(archiver.aclose())
+    done, _ = await asyncio.wait({closing}, timeout=15)  # a re-cancel comes after 2 s
+    if not done:
+        closing.cancel()
+    assert done and archiver.swallowed == 1
