@@ -47,9 +47,12 @@ class TurnTakingSettings:
     # An open clause ("because", "and the", a trailing comma) is a sentence still being
     # built: the speaker is searching for a word, so it keeps the floor past the think limit
     # (live, on the test split's paused answers, four of five cut-ins were open clauses
-    # whose 3 s pause outlasted the 3 s think limit). Finished answers rarely end so (1 of
-    # 90 on dev, a truncated decode).
-    open_clause_ms: int = 5000
+    # whose 3 s pause outlasted the 3 s think limit). Half a second past it, not more: the
+    # clause is read from the quick decode at the pause, which misreads some finished
+    # answers ("They had not been handcuffed," for a full stop; "about our" for "about
+    # her."), and those waited all of it (live on dev, 2 of the last 62 finished answers
+    # waited 5 s, the old value). The dev set's longest mid-sentence pause is 2.98 s.
+    open_clause_ms: int = 3500
     hold_ms: int = 9000  # "let me think", "give me a second": the floor is theirs this long
     backchannel_ms: int = 3000  # a held floor this quiet earns one "Take your time."
     coding_complete_ms: int = 2500  # while coding, even a finished sentence may go on

@@ -103,7 +103,7 @@ class Settings(BaseSettings):
     turn_unsure_ms: int = 1500
     turn_think_ms: int = Field(default=3000, validation_alias=AliasChoices(
         "VIVA_TURN_THINK_MS", "VIVA_THINK_MS_CONVERSATION", "turn_think_ms"))
-    turn_open_clause_ms: int = 5000
+    turn_open_clause_ms: int = 3500
     turn_hold_ms: int = 9000
     turn_backchannel_ms: int = 3000
     turn_coding_complete_ms: int = Field(default=2500, validation_alias=AliasChoices(

@@ -65,6 +65,18 @@ def test_unfinished_audio_waits_up_to_the_think_limit() -> None:
     assert not verdict.finished and verdict.end_after_ms == S.think_ms
 
 
+def test_the_open_clause_wait_outlasts_every_dev_pause() -> None:
+    """The open-clause wait is kept short (a misread finished answer waits all of it), but
+    longer than every mid-sentence pause of the dev split's paused answers: cutting it below
+    the longest thinking pause brings the cut-ins back."""
+    from audio.speech_set import load_speech_set
+
+    folder = Path(__file__).resolve().parents[1] / "data" / "turns" / "dev" / "paused"
+    longest = max(length for clip in load_speech_set(folder) for _, length in clip.pauses)
+    assert 2.5 <= longest and longest * 1000 < S.open_clause_ms
+    assert S.open_clause_ms > S.think_ms
+
+
 def test_an_open_clause_keeps_the_floor_past_the_think_limit() -> None:
     # "... because" is a sentence still being built, however finished the audio sounds.
     for phase, think in (("conversation", S.think_ms), ("coding", S.coding_think_ms)):
