@@ -421,5 +421,8 @@ def write_clip_lines(path: Path, results: list[ClipResult], offline: dict[str, s
                 # verdict that ended the turn (its reason, fused P(finished), window).
                 "turn_end_ms": r.mark("turn_end"),
                 "heard_end_late_ms": r.heard_end_late_ms,
-                "end_of_turn": (r.marks or {}).get("end_of_turn")}
+                "end_of_turn": (r.marks or {}).get("end_of_turn"),
+                # Every turn end's verdict in this answer, in order: after a cut-in the
+                # first is the one that ended the answer at its pause.
+                "verdicts": r.verdicts}
             out.write(json.dumps(line) + "\n")

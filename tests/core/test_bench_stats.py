@@ -70,7 +70,9 @@ def test_voice_set_clip_lines_put_the_live_final_beside_the_offline_decode(
                                  "end_of_turn": {"reason": "finished (p=0.91)",
                                                  "wait_ms": 400}}),
                ClipResult(clip="b.wav", said="Use a set.", heard="Use a set.", finals=2,
-                          amended=1, turn_ids=1, cut_in=True, v2v_ms=None, marks=None)]
+                          amended=1, turn_ids=1, cut_in=True, v2v_ms=None, marks=None,
+                          verdicts=[{"reason": "finished (p=0.95)", "wait_ms": 400},
+                                    {"reason": "unsure (p=0.8)", "wait_ms": 2000}])]
     results[0].asked = {"text": "Which structure?", "question_id": "q1"}
     out = tmp_path / "clips.jsonl"
     write_clip_lines(out, results, {"a.wav": "It is a heap."},
@@ -84,6 +86,8 @@ def test_voice_set_clip_lines_put_the_live_final_beside_the_offline_decode(
     assert lines[1]["cut_in"] is True and lines[1]["amended"] == 1
     assert lines[0]["turn_end_ms"] == 430 and lines[0]["end_of_turn"]["wait_ms"] == 400
     assert lines[1]["turn_end_ms"] is None and lines[1]["end_of_turn"] is None
+    assert [v["wait_ms"] for v in lines[1]["verdicts"]] == [400, 2000]  # the false end first
+    assert lines[0]["verdicts"] == []
     # 700 ms voice to voice, 470 of them counted by the server from the end it heard.
     assert lines[0]["heard_end_late_ms"] == 230 and lines[1]["heard_end_late_ms"] is None
 
