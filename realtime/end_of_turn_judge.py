@@ -62,9 +62,12 @@ class JudgedPause:
     text: str | None
     verdict: EndOfTurnVerdict
     p_sentence_end: float | None = None  # the recognizer's full stop after the last word
+    turn_s: float | None = None  # the turn's length the policy was told
 
     def summary(self) -> dict[str, object]:
-        """For the latency event (``end_of_turn``)."""
+        """For the latency event (``end_of_turn``). The words read at the pause and the
+        turn's length are there so a live verdict can be set beside the same stop replayed
+        offline (``viva bench turns``): the candidate's own words, as in the transcript."""
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, 3)
 
@@ -72,7 +75,8 @@ class JudgedPause:
                 "p_complete": r(self.p_complete), "p_text": r(self.p_text),
                 "p_sentence_end": r(self.p_sentence_end),
                 "p_finished": r(self.verdict.p_finished),
-                "wait_ms": self.verdict.end_after_ms}
+                "wait_ms": self.verdict.end_after_ms, "heard": self.text,
+                "turn_s": None if self.turn_s is None else round(self.turn_s, 2)}
 
 
 class EndOfTurnJudge:
@@ -122,4 +126,4 @@ class EndOfTurnJudge:
         verdict = decide(EndOfTurnSignals(p, cue, context.phase, context.hard_question,
                                           context.turn_s, p_text, p_end),
                          self.settings, self.fusion)
-        return JudgedPause(turn, pause, p, p_text, text, verdict, p_end)
+        return JudgedPause(turn, pause, p, p_text, text, verdict, p_end, context.turn_s)

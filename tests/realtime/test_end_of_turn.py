@@ -241,3 +241,4 @@ async def test_the_judge_reads_the_full_stop_heard_at_the_pause() -> None:
     assert closed.p_sentence_end == 0.97 and open_.p_sentence_end == 0.05
     assert closed.verdict.finished and not open_.verdict.finished
     assert closed.summary()["p_sentence_end"] == 0.97
+    assert closed.summary()["heard"] == "It uses a heap." and closed.summary()["turn_s"] == 3.0
