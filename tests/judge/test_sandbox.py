@@ -104,26 +104,12 @@ async def test_a_stdin_feeder_that_loses_its_cancel_does_not_hang_the_run(
         bwrap: SandboxBackend, sum_problem, monkeypatch: pytest.MonkeyPatch) -> None:
     """A program that never reads its input leaves the feeder in drain(); its cancel can be
     lost there, and the run must still end."""
-    import asyncio
-
     from judge.backends import bubblewrap
+    from tests.lost_cancel import StuckCall, finishes
 
-    swallowed: list[int] = []
-
-    async def stuck_feeder(writer: asyncio.StreamWriter | None, data: bytes) -> None:
-        try:
-            await asyncio.sleep(3600)
-        except asyncio.CancelledError:
-            if swallowed:
-                raise
-            swallowed.append(1)
-            await asyncio.sleep(3600)
-
-    monkeypatch.setattr(bubblewrap, "feed_stdin", stuck_feeder)
-    running = asyncio.create_task(judge_code(sum_problem, "python", 'print("hello 3")\n', "run",
-                                             bwrap))
-    done, _ = await asyncio.wait({running}, timeout=30)  # a re-cancel comes after 2 s
-    if not done:
-        running.cancel()
-    assert done and swallowed == [1]
+    stuck = StuckCall()
+    monkeypatch.setattr(bubblewrap, "feed_stdin", stuck)
+    running = await finishes(judge_code(sum_problem, "python", 'print("hello 3")\n', "run",
+                                        bwrap), 30)  # a re-cancel comes after 2 s
+    assert running is not None and stuck.lost == 1
     assert running.result().verdict == Verdict.AC

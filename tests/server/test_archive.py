@@ -231,28 +231,19 @@ async def test_a_slow_archiver_does_not_release_anothers_lock(
 
 async def test_closing_stops_a_sweep_that_loses_its_first_cancel(tmp_path: Path) -> None:
     from server.archive import Archiver
+    from tests.lost_cancel import StuckCall, finishes
+
+    stuck = StuckCall()  # a sweep's Redis call that loses its cancel
 
     class SwallowingArchiver(Archiver):
-        swallowed = 0
-        entered = asyncio.Event()
-
         async def sweep_once(self) -> int:
-            self.entered.set()
-            try:
-                await asyncio.sleep(3600)  # a Redis call still in flight
-            except asyncio.CancelledError:
-                if self.swallowed:
-                    raise
-                self.swallowed += 1  # the first cancel is lost; the loop goes on to sleep
+            await stuck()
             return 0
 
     settings = Settings(env="test", reviewer_token="a-real-secret-123", data_dir=tmp_path,
                         archive_sweep_s=3600)
     archiver = SwallowingArchiver(None, None, settings)  # type: ignore[arg-type]
     archiver.start()
-    await asyncio.wait_for(archiver.entered.wait(), 5)
-    closing = asyncio.create_task(archiver.aclose())
-    done, _ = await asyncio.wait({closing}, timeout=15)  # a re-cancel comes after 2 s
-    if not done:
-        closing.cancel()
-    assert done and archiver.swallowed == 1
+    await asyncio.wait_for(stuck.entered.wait(), 5)
+    closed = await finishes(archiver.aclose(), 15)  # a re-cancel comes after 2 s
+    assert closed is not None and stuck.lost == 1
