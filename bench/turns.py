@@ -55,14 +55,16 @@ from realtime.end_of_turn import (
     logit,
 )
 from realtime.transcript_cues import transcript_cue
+from realtime.turn_detector import ONSET_MS, RESUME_MS
 
 QUESTION = "Tell me about it."  # what the bench's interviewer asked (the set has no questions)
 DECIDE_AFTER_S = 0.15  # the detector asks at 150 ms of silence
 EARLY_END_MS = 1500
 CUT_IN_GOAL = 0.04  # the operating point keeps cut-ins at or under this on dev (1 in 25)
 # What a cached point means (3: the closing mark; 4: whole decodes; 5: no loop tail; 6: the
-# plain turns' natural gaps).
-SIGNALS_VERSION = 6
+# plain turns' natural gaps; 7: every pause where the live detector hears it, 150 ms resumes,
+# turn lengths from the detector's onset).
+SIGNALS_VERSION = 7
 CACHE = Path(os.environ.get("VIVA_DATA_DIR", "var")) / "bench-cache"
 
 
@@ -98,28 +100,40 @@ def _room(pcm: np.ndarray, seconds: float) -> np.ndarray:
     return rng.normal(0, max(level, 10.0), int(seconds * STT_RATE)).astype(np.int16)
 
 
-def natural_gaps(pcm: np.ndarray, before_s: float) -> list[tuple[float, int]]:
-    """(where the voice stopped, the silence until it resumed in ms) for each pause the live
-    detector reports inside the clip before ``before_s``: the live voice detector's frames
-    through the live turn detector, which never ends the turn here. The silence counts as the
-    detector counts it: up to the frame that confirms the voice is back."""
-    from audio.vad import FRAME_MS
-    from realtime.frames import SpeechPaused, SpeechResumed
+def live_pauses(pcm: np.ndarray) -> tuple[float, list[tuple[float, int]]]:
+    """Where the live turn detector hears the turn start (seconds on the clip's clock) and,
+    for each pause it reports that the voice ends: (where the voice stopped, the silence
+    the detector could end the turn in, ms). The live voice detector's frames go through the
+    live turn detector, which never ends the turn here. A pause lasts, as far as ending the
+    turn goes, until the voiced run that resumes it starts: the detector never ends a turn
+    during a sound, and counts one as speech once it lasts ``RESUME_MS``."""
+    from realtime.frames import SpeechPaused, SpeechResumed, SpeechStarted
 
-    gaps: list[tuple[float, int]] = []
+    onset = 0.0
+    pauses: list[tuple[float, int]] = []
     stopped: float | None = None
     for at, _, _, events in detector_frames(pcm):
         for event in events:
-            if isinstance(event, SpeechPaused):
+            if isinstance(event, SpeechStarted) and event.turn == 1:
+                onset = at - ONSET_MS / 1000
+            elif isinstance(event, SpeechPaused):
                 stopped = event.voiced_end_at
             elif isinstance(event, SpeechResumed) and stopped is not None:
-                if stopped < before_s:  # the silence reached one frame short of `at`
-                    gaps.append((stopped, round((at - stopped) * 1000) - FRAME_MS))
+                pauses.append((stopped, round((at - stopped) * 1000) - RESUME_MS))
                 stopped = None
-    return gaps
+    return onset, pauses
+
+
+def natural_gaps(pcm: np.ndarray, before_s: float) -> list[tuple[float, int]]:
+    """The live detector's pauses (``live_pauses``) that begin before ``before_s``."""
+    return [(at_s, ms) for at_s, ms in live_pauses(pcm)[1] if at_s < before_s]
 
 
 def points_of(set_dir: Path) -> list[tuple[Point, SpeechClip]]:
+    """Every decision point of a set, where and as the live detector meets it: the turn's
+    length is counted from the detector's onset to the moment it asks (150 ms into the
+    silence), and an inserted pause is the detector's first pause inside the labelled one
+    (its later pieces, if noise splits it, are decision points too: gaps the speaker ends)."""
     out: list[tuple[Point, SpeechClip]] = []
     for sub in ("plain", "paused"):
         folder = set_dir / sub
@@ -128,18 +142,38 @@ def points_of(set_dir: Path) -> list[tuple[Point, SpeechClip]]:
         for clip in load_speech_set(folder):
             pcm = read_clip(clip)
             end = voiced_end_s(pcm)
+            onset, pauses = live_pauses(pcm)
             speaker = getattr(clip, "speaker", "") or clip.name
+
+            def point(name: str, kind: str, at_s: float, ms: int | None) -> Point:
+                return Point(name, speaker, kind, at_s, ms,
+                             round(at_s + DECIDE_AFTER_S - onset, 3))
+
+            inserted: dict[int, tuple[float, int]] = {}
+            gaps: list[tuple[float, int]] = []
+            for at_s, ms in pauses:
+                if at_s >= end:
+                    continue
+                inside = [i for i, (start, dur) in enumerate(clip.pauses)
+                          if at_s < start + dur and at_s + ms / 1000 > start]
+                if inside and inside[0] not in inserted:
+                    inserted[inside[0]] = (at_s, ms)
+                else:
+                    gaps.append((at_s, ms))
             if sub == "plain":
                 # The set's own label; a set without labels: the reference's punctuation.
                 kind = "finished" if is_finished(clip.text, getattr(clip, "end", "")) \
                     else "cut"
-                out.append((Point(clip.name, speaker, kind, end, None, end), clip))
-                out.extend((Point(f"gap/{clip.name}", speaker, "gap", at_s, gap_ms, at_s), clip)
-                           for at_s, gap_ms in natural_gaps(pcm, end))
-                continue
-            for at_s, dur_s in clip.pauses:
-                out.append((Point(f"{sub}/{clip.name}", speaker, "pause", at_s,
-                                  round(dur_s * 1000), at_s), clip))
+                out.append((point(clip.name, kind, end, None), clip))
+            missing = len(clip.pauses) - len(inserted)
+            if missing:
+                raise ValueError(f"{clip.path}: the live detector hears no pause in "
+                                 f"{missing} of its labelled pauses; check the labels")
+            out.extend((point(f"{sub}/{clip.name}", "pause", at_s, ms), clip)
+                       for at_s, ms in inserted.values())
+            out.extend((point(f"gap/{clip.name}" if sub == "plain"
+                              else f"gap/{sub}/{clip.name}", "gap", at_s, ms), clip)
+                       for at_s, ms in gaps)
     return out
 
 
@@ -255,12 +289,10 @@ def simulate(points: list[Point], fusion: TurnFusion, settings: TurnTakingSettin
     pauses = [p for p in points if p.kind == "pause"]
     finished = [p for p in points if p.kind == "finished"]
     cut = [p for p in points if p.kind == "cut"]
-    cut_ins = 0
-    for p in pauses:
-        wait, ready = _verdict_points(p, fusion, settings, use)
-        cut_ins += max(wait, ready) < (p.pause_ms or 0)
-    # A natural gap's length counts to the frame that confirms the voice is back, which the
-    # detector still counts as silence: a wait that long has ended the turn.
+    # A pause's length is the silence the detector could end the turn in (``live_pauses``):
+    # a wait that long has ended it.
+    cut_ins = sum(max(*_verdict_points(p, fusion, settings, use)) <= (p.pause_ms or 0)
+                  for p in pauses)
     gaps = [p for p in points if p.kind == "gap"]
     gap_cut_ins = sum(max(*_verdict_points(p, fusion, settings, use)) <= (p.pause_ms or 0)
                       for p in gaps)

@@ -13,6 +13,7 @@ from bench.turns import (
     READS_WHOLE,
     STOPS,
     Point,
+    live_pauses,
     natural_gaps,
     points_of,
     read_whole_labels,
@@ -97,3 +98,18 @@ def test_a_natural_gap_is_cut_into_when_the_wait_ends_before_the_voice_resumes()
                     "full_stop", "sentence_end"))
     assert (out["natural_gaps"], out["natural_gap_cut_ins"]) == (3, 2)
     assert out["pauses"] == 0  # gaps are not the inserted pauses
+
+
+def test_no_dev_pause_is_broken_up_by_its_own_room_noise() -> None:
+    # Each inserted dev pause is one pause to the live detector: a noise blip that resumed
+    # it would ask for a fresh verdict later in the silence (the live cut-ins of stop 45).
+    # It ends where the speech after it starts, not before.
+    for clip in load_speech_set(DEV / "paused"):
+        pcm = read_clip(clip)
+        _, pauses = live_pauses(pcm)
+        for start, dur in clip.pauses:
+            pieces = [(at_s, ms) for at_s, ms in pauses
+                      if at_s < start + dur and at_s + ms / 1000 > start]
+            assert len(pieces) == 1, (clip.name, start, pieces)
+            at_s, ms = pieces[0]
+            assert at_s + ms / 1000 >= start + dur - 0.1, (clip.name, start, pieces)

@@ -104,3 +104,38 @@ def test_a_client_that_stops_sending_is_ended_on_the_wall_clock() -> None:
     [ended] = d.tick(20 * 0.03 + 0.45)
     assert isinstance(ended, TurnEnded) and ended.reason == "complete"
     assert d.tick(99.0) == []
+
+
+def test_room_noise_blips_inside_a_pause_neither_resume_it_nor_reset_its_verdict() -> None:
+    # Runs of 60-120 ms of "voice" inside a noisy pause (the dev set's inserted pauses have
+    # them) used to resume the pause, so a fresh verdict was asked later in the silence.
+    d = TurnDetector(silence_ms=3000)
+    run(d, "#" * 20 + "." * 6)
+    d.set_verdict(1, 1, 1200, "unsure", now=26 * 0.03)
+    events = run(d, "." * 10 + "####" + "." * 10 + "###" + "." * 10, start=26 * 0.03)
+    assert not any(isinstance(e, (SpeechResumed, SpeechPaused)) for _, e in events)
+    assert d.pause == 1
+    # The blips counted as silence: the first verdict's 1.2 s ends the turn on time.
+    ended = [(i, e) for i, e in events if isinstance(e, TurnEnded)]
+    assert len(ended) == 1 and ended[0][1].reason == "unsure"
+    assert abs(ended[0][1].ended_at - (20 * 0.03 + 1.2)) < 1e-6
+
+
+def test_a_pause_never_ends_during_a_sound_and_a_long_enough_one_resumes() -> None:
+    d = TurnDetector(silence_ms=3000)
+    run(d, "#" * 20 + "." * 6)
+    d.set_verdict(1, 1, 300, "complete", now=26 * 0.03)
+    # The window passes while a sound is under way: no end until it stops...
+    events = run(d, "####", start=26 * 0.03)
+    assert events == []
+    events = run(d, ".", start=30 * 0.03)
+    assert [type(e) for _, e in events] == [TurnEnded]
+    # ...and a verdict that arrives mid-sound waits for it, and the sound that goes on
+    # long enough is speech: the pause is over and its verdict forgotten.
+    d = TurnDetector(silence_ms=3000)
+    run(d, "#" * 20 + "." * 20)
+    assert run(d, "###", start=40 * 0.03) == []
+    assert d.set_verdict(1, 1, 300, "complete", now=43 * 0.03) == []
+    events = run(d, "##" + "." * 6, start=43 * 0.03)
+    assert [type(e) for _, e in events] == [SpeechResumed, SpeechPaused]
+    assert events[1][1].pause == 2  # type: ignore[union-attr]
