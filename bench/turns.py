@@ -137,43 +137,44 @@ def points_of(set_dir: Path) -> list[tuple[Point, SpeechClip]]:
     out: list[tuple[Point, SpeechClip]] = []
     for sub in ("plain", "paused"):
         folder = set_dir / sub
-        if not (folder / "transcripts.tsv").is_file():
+        if (folder / "transcripts.tsv").is_file():
+            out.extend((point, clip) for clip in load_speech_set(folder)
+                       for point in _clip_points(sub, clip))
+    return out
+
+
+def _clip_points(sub: str, clip: SpeechClip) -> list[Point]:
+    pcm = read_clip(clip)
+    end = voiced_end_s(pcm)
+    onset, pauses = live_pauses(pcm)
+    speaker = getattr(clip, "speaker", "") or clip.name
+
+    def point(name: str, kind: str, at_s: float, ms: int | None) -> Point:
+        return Point(name, speaker, kind, at_s, ms, round(at_s + DECIDE_AFTER_S - onset, 3))
+
+    inserted: dict[int, tuple[float, int]] = {}
+    gaps: list[tuple[float, int]] = []
+    for at_s, ms in pauses:
+        if at_s >= end:
             continue
-        for clip in load_speech_set(folder):
-            pcm = read_clip(clip)
-            end = voiced_end_s(pcm)
-            onset, pauses = live_pauses(pcm)
-            speaker = getattr(clip, "speaker", "") or clip.name
-
-            def point(name: str, kind: str, at_s: float, ms: int | None) -> Point:
-                return Point(name, speaker, kind, at_s, ms,
-                             round(at_s + DECIDE_AFTER_S - onset, 3))
-
-            inserted: dict[int, tuple[float, int]] = {}
-            gaps: list[tuple[float, int]] = []
-            for at_s, ms in pauses:
-                if at_s >= end:
-                    continue
-                inside = [i for i, (start, dur) in enumerate(clip.pauses)
-                          if at_s < start + dur and at_s + ms / 1000 > start]
-                if inside and inside[0] not in inserted:
-                    inserted[inside[0]] = (at_s, ms)
-                else:
-                    gaps.append((at_s, ms))
-            if sub == "plain":
-                # The set's own label; a set without labels: the reference's punctuation.
-                kind = "finished" if is_finished(clip.text, getattr(clip, "end", "")) \
-                    else "cut"
-                out.append((point(clip.name, kind, end, None), clip))
-            missing = len(clip.pauses) - len(inserted)
-            if missing:
-                raise ValueError(f"{clip.path}: the live detector hears no pause in "
-                                 f"{missing} of its labelled pauses; check the labels")
-            out.extend((point(f"{sub}/{clip.name}", "pause", at_s, ms), clip)
-                       for at_s, ms in inserted.values())
-            out.extend((point(f"gap/{clip.name}" if sub == "plain"
-                              else f"gap/{sub}/{clip.name}", "gap", at_s, ms), clip)
-                       for at_s, ms in gaps)
+        inside = [i for i, (start, dur) in enumerate(clip.pauses)
+                  if at_s < start + dur and at_s + ms / 1000 > start]
+        if inside and inside[0] not in inserted:
+            inserted[inside[0]] = (at_s, ms)
+        else:
+            gaps.append((at_s, ms))
+    if len(inserted) < len(clip.pauses):
+        raise ValueError(f"{clip.path}: the live detector hears no pause in "
+                         f"{len(clip.pauses) - len(inserted)} of its labelled pauses; "
+                         "check the labels")
+    out = []
+    if sub == "plain":
+        # The set's own label; a set without labels: the reference's punctuation.
+        kind = "finished" if is_finished(clip.text, getattr(clip, "end", "")) else "cut"
+        out.append(point(clip.name, kind, end, None))
+    out += [point(f"{sub}/{clip.name}", "pause", at_s, ms) for at_s, ms in inserted.values()]
+    gap_name = f"gap/{clip.name}" if sub == "plain" else f"gap/{sub}/{clip.name}"
+    out += [point(gap_name, "gap", at_s, ms) for at_s, ms in gaps]
     return out
 
 
@@ -212,7 +213,9 @@ def measure(points: list[tuple[Point, SpeechClip]], stt_model: str = "tiny.en",
 
 def cached_points(set_dir: Path, stt_model: str, progress: bool) -> list[Point]:
     """Signals are slow to compute (a decode per point): cached by the set's content."""
-    digest = hashlib.sha256(f"{stt_model} v{SIGNALS_VERSION}".encode())
+    # The live detector's constants place the points: a change to them is a new set.
+    digest = hashlib.sha256(
+        f"{stt_model} v{SIGNALS_VERSION} onset {ONSET_MS} resume {RESUME_MS}".encode())
     for path in sorted(set_dir.rglob("*")):
         if path.is_file():
             digest.update(path.name.encode())
