@@ -63,8 +63,8 @@ EARLY_END_MS = 1500
 CUT_IN_GOAL = 0.04  # the operating point keeps cut-ins at or under this on dev (1 in 25)
 # What a cached point means (3: the closing mark; 4: whole decodes; 5: no loop tail; 6: the
 # plain turns' natural gaps; 7: every pause where the live detector hears it, 150 ms resumes,
-# turn lengths from the detector's onset).
-SIGNALS_VERSION = 7
+# turn lengths from the detector's onset; 8: a clip ends at its last sound of 90 ms or more).
+SIGNALS_VERSION = 8
 CACHE = Path(os.environ.get("VIVA_DATA_DIR", "var")) / "bench-cache"
 
 

@@ -47,7 +47,7 @@ from bench.stats import percentile
 from bench.voice import VoiceClient
 from realtime.frames import AudioFrame, TurnFrame
 from realtime.transcript_cues import transcript_cue
-from realtime.turn_detector import TurnDetector
+from realtime.turn_detector import ONSET_MS, TurnDetector
 from realtime.voice_session import MAX_HOTWORDS
 
 MAX_QUESTIONS = 30  # the API's limit: a longer set goes on in a new session
@@ -64,8 +64,11 @@ def read_clip(clip: SpeechClip) -> np.ndarray:
 
 
 def voiced_end_s(pcm: np.ndarray) -> float:
-    """Where the last voiced 30 ms frame of the clip ends (trailing room noise excluded):
-    voiced = well above the recording's own noise floor."""
+    """Where the clip's last sound ends (trailing room noise excluded): the last run of
+    frames well above the recording's own noise floor that lasts as long as the live
+    detector needs to open a turn (``ONSET_MS``). A lone loud frame after the last word, a
+    click or a lip smack, is not where the candidate stopped talking: counted as the end,
+    it made replies look early (cut-ins) or quick (voice-to-voice) by up to a second."""
     step = STT_RATE * 30 // 1000
     frames = pcm[:len(pcm) // step * step].astype(np.float32).reshape(-1, step)
     if not len(frames):
@@ -73,8 +76,15 @@ def voiced_end_s(pcm: np.ndarray) -> float:
     rms = np.sqrt(np.mean(frames ** 2, axis=1))
     threshold = max(MIN_VOICED_RMS, 4 * float(np.percentile(rms, 10)),
                     0.03 * float(np.percentile(rms, 95)))
-    voiced = np.flatnonzero(rms >= threshold)
-    return (int(voiced[-1]) + 1) * step / STT_RATE if len(voiced) else len(pcm) / STT_RATE
+    loud = rms >= threshold
+    run = -(-ONSET_MS // FRAME_MS)
+    # full[i]: frames i .. i + run - 1 are all loud
+    full = np.convolve(loud.astype(np.int32), np.ones(run, dtype=np.int32), "valid") == run
+    starts = np.flatnonzero(full)
+    if not len(starts):
+        return len(pcm) / STT_RATE
+    last = int(starts[-1]) + run - 1
+    return (last + 1) * step / STT_RATE
 
 
 def detector_frames(pcm: np.ndarray) -> Iterator[tuple[float, np.ndarray, bool, list[TurnFrame]]]:

@@ -113,3 +113,19 @@ def test_no_dev_pause_is_broken_up_by_its_own_room_noise() -> None:
             assert len(pieces) == 1, (clip.name, start, pieces)
             at_s, ms = pieces[0]
             assert at_s + ms / 1000 >= start + dur - 0.1, (clip.name, start, pieces)
+
+
+def test_the_voiced_end_is_the_last_sound_not_a_click_after_it() -> None:
+    rng = np.random.default_rng(1)
+    room = rng.normal(0, 30, 16000 * 2).astype(np.int16)
+    tone = (3000 * np.sin(np.arange(16000) * 2 * np.pi * 220 / 16000)).astype(np.int16)
+    pcm = np.concatenate([room[:8000], tone, room])
+    assert abs(voiced_end_s(pcm) - 1.5) < 0.031
+    # A lone loud frame 600 ms later (a click, a lip smack) does not move the end...
+    clicked = pcm.copy()
+    clicked[int(2.1 * 16000):int(2.1 * 16000) + 480] = 3000
+    assert abs(voiced_end_s(clicked) - 1.5) < 0.031
+    # ...a last sound as long as a turn's onset does.
+    word = pcm.copy()
+    word[int(2.1 * 16000):int(2.1 * 16000) + 1440] = tone[:1440]
+    assert abs(voiced_end_s(word) - 2.19) < 0.031
