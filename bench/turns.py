@@ -124,6 +124,11 @@ def live_pauses(pcm: np.ndarray) -> tuple[float, list[tuple[float, int]]]:
     return onset, pauses
 
 
+def within(at_s: float, ms: int, start_s: float, dur_s: float) -> bool:
+    """A detector pause (from ``at_s``, ``ms`` long) overlaps the labelled pause."""
+    return at_s < start_s + dur_s and at_s + ms / 1000 > start_s
+
+
 def natural_gaps(pcm: np.ndarray, before_s: float) -> list[tuple[float, int]]:
     """The live detector's pauses (``live_pauses``) that begin before ``before_s``."""
     return [(at_s, ms) for at_s, ms in live_pauses(pcm)[1] if at_s < before_s]
@@ -158,7 +163,7 @@ def _clip_points(sub: str, clip: SpeechClip) -> list[Point]:
         if at_s >= end:
             continue
         inside = [i for i, (start, dur) in enumerate(clip.pauses)
-                  if at_s < start + dur and at_s + ms / 1000 > start]
+                  if within(at_s, ms, start, dur)]
         if inside and inside[0] not in inserted:
             inserted[inside[0]] = (at_s, ms)
         else:

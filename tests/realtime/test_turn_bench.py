@@ -20,6 +20,7 @@ from bench.turns import (
     simulate,
     stop_key,
     text_ceiling,
+    within,
 )
 from bench.voice_set import read_clip, voiced_end_s
 from realtime.end_of_turn import TurnFusion, TurnTakingSettings
@@ -108,8 +109,7 @@ def test_no_dev_pause_is_broken_up_by_its_own_room_noise() -> None:
         pcm = read_clip(clip)
         _, pauses = live_pauses(pcm)
         for start, dur in clip.pauses:
-            pieces = [(at_s, ms) for at_s, ms in pauses
-                      if at_s < start + dur and at_s + ms / 1000 > start]
+            pieces = [(at_s, ms) for at_s, ms in pauses if within(at_s, ms, start, dur)]
             assert len(pieces) == 1, (clip.name, start, pieces)
             at_s, ms = pieces[0]
             assert at_s + ms / 1000 >= start + dur - 0.1, (clip.name, start, pieces)
