@@ -85,6 +85,9 @@ def test_text_interview_reconnects_codes_and_ends(
         scripted.drop_connection()
         wait_for(lambda: scripted.script.connections == 2, what="reconnect")
         expect(page.get_by_test_id("connection-state")).to_have_attribute("data-state", "open")
+        # The server counts a connection when it accepts it, before the page's first message
+        # on it has arrived: wait for the second resume itself, not only for the socket.
+        wait_for(lambda: scripted.script.kinds().count("resume") == 2, what="the second resume")
         resumes = [m for m in scripted.script.received if m["type"] == "resume"]
         assert resumes[-1] == {"type": "resume", "after_seq": last_seq}
         assert scripted.script.kinds().count("start") == 1
