@@ -3,22 +3,27 @@ no models)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import bench.turns as turns
 from audio.speech_set import load_speech_set
 from bench.turns import (
     READS_WHOLE,
     STOPS,
     Point,
+    choose,
+    held_out_operating_points,
     live_pauses,
     natural_gaps,
     points_of,
     read_whole_labels,
     simulate,
     stop_key,
+    tally,
     text_ceiling,
     within,
 )
@@ -99,6 +104,48 @@ def test_a_natural_gap_is_cut_into_when_the_wait_ends_before_the_voice_resumes()
                     "full_stop", "sentence_end"))
     assert (out["natural_gaps"], out["natural_gap_cut_ins"]) == (3, 2)
     assert out["pauses"] == 0  # gaps are not the inserted pauses
+
+
+def test_a_pause_past_the_think_limit_is_a_cut_in_no_operating_point_can_save() -> None:
+    settings = TurnTakingSettings()
+    think = settings.think_ms
+
+    def pause(i: int, ms: int) -> Point:
+        return Point(f"c{i}.wav", "s", "pause", 1.0, ms, 2.0)
+
+    out = tally([(pause(0, think + 200), think), (pause(1, 1500), think),
+                 (pause(2, 1000), 400)], settings)
+    assert (out["pauses"], out["cut_ins"]) == (3, 2)
+    assert (out["savable_pauses"], out["savable_cut_ins"]) == (2, 1)
+    # So the budget is spent on the savable ones: a fast point whose only cut-ins are such
+    # pauses beats a slow one that cuts in no more.
+    fast = {"finished_p": 0.7, "unsure_p": 0.6, "cut_in_rate": 0.08,
+            "savable_cut_in_rate": 0.0, "finished_wait_ms_mean": 900.0,
+            "finished_wait_ms_p95": 3000.0}
+    slow = {**fast, "finished_p": 0.98, "finished_wait_ms_mean": 2800.0}
+    assert choose([slow, fast]) is fast
+    over = {**fast, "savable_cut_in_rate": 0.06}
+    assert choose([slow, over]) is slow
+
+
+def test_the_operating_point_is_scored_on_speakers_the_fusion_never_saw(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    points = [replace(_stop(i, "finished" if i % 2 else "pause"), speaker=f"s{i % 3}",
+                      p_audio=0.5 + i / 40) for i in range(12)]
+    fitted_on: list[set[str]] = []
+    real_fit = turns.fit_fusion
+
+    def spy(pts: list[Point], use: tuple[str, ...], l2: float = 1.0) -> TurnFusion:
+        fitted_on.append({p.speaker for p in pts})
+        return real_fit(pts, use, l2)
+
+    monkeypatch.setattr(turns, "fit_fusion", spy)
+    rows = held_out_operating_points(points, TurnTakingSettings(), turns.FEATURES)
+    # One fit per speaker, each without that speaker; every point scored once per row.
+    assert sorted(map(sorted, fitted_on)) == [["s0", "s1"], ["s0", "s2"], ["s1", "s2"]]
+    assert all(r["pauses"] == 6 and r["finished"] == 6 for r in rows)
+    assert {(r["finished_p"], r["unsure_p"]) for r in rows} == {
+        (f, u) for f in turns.GRID for u in turns.GRID if u < f}
 
 
 def test_no_dev_pause_is_broken_up_by_its_own_room_noise() -> None:
