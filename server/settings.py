@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER_SECRETS = {"", "changeme", "change-me", "secret", "reviewer"}
 
 
+_TURN = TurnTakingSettings()  # the defaults of every turn-taking setting
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="VIVA_", env_file=".env", extra="ignore")
 
@@ -94,31 +96,34 @@ class Settings(BaseSettings):
     # the test environment, where it would only compete for the CPU).
     voice_prewarm: bool = True
     # Turn-taking: one field per setting of realtime.end_of_turn.TurnTakingSettings, named
-    # `turn_<its name>` (VIVA_TURN_<NAME>), the same defaults; `turn_taking()` builds it.
+    # `turn_<its name>` (VIVA_TURN_<NAME>), its defaults read from there (one place to
+    # change an operating point); `turn_taking()` builds it.
     # The old names (VIVA_SILENCE_MS_CONVERSATION, …) are still read.
-    turn_pause_ms: int = 150
-    turn_text_wait_ms: int = 1200
-    turn_complete_ms: int = Field(default=400, validation_alias=AliasChoices(
+    turn_pause_ms: int = _TURN.pause_ms
+    turn_text_wait_ms: int = _TURN.text_wait_ms
+    turn_complete_ms: int = Field(default=_TURN.complete_ms, validation_alias=AliasChoices(
         "VIVA_TURN_COMPLETE_MS", "VIVA_SILENCE_MS_CONVERSATION", "turn_complete_ms"))
-    turn_unsure_ms: int = 1500
-    turn_think_ms: int = Field(default=3000, validation_alias=AliasChoices(
+    turn_unsure_ms: int = _TURN.unsure_ms
+    turn_think_ms: int = Field(default=_TURN.think_ms, validation_alias=AliasChoices(
         "VIVA_TURN_THINK_MS", "VIVA_THINK_MS_CONVERSATION", "turn_think_ms"))
-    turn_open_clause_ms: int = 3500
-    turn_hold_ms: int = 9000
-    turn_backchannel_ms: int = 3000
-    turn_coding_complete_ms: int = Field(default=2500, validation_alias=AliasChoices(
+    turn_open_clause_ms: int = _TURN.open_clause_ms
+    turn_hold_ms: int = _TURN.hold_ms
+    turn_backchannel_ms: int = _TURN.backchannel_ms
+    turn_coding_complete_ms: int = Field(
+        default=_TURN.coding_complete_ms, validation_alias=AliasChoices(
         "VIVA_TURN_CODING_COMPLETE_MS", "VIVA_SILENCE_MS_CODING", "turn_coding_complete_ms"))
-    turn_coding_think_ms: int = Field(default=6000, validation_alias=AliasChoices(
+    turn_coding_think_ms: int = Field(default=_TURN.coding_think_ms, validation_alias=AliasChoices(
         "VIVA_TURN_CODING_THINK_MS", "VIVA_THINK_MS_CODING", "turn_coding_think_ms"))
-    turn_hard_question_extra_ms: int = Field(default=1000, validation_alias=AliasChoices(
+    turn_hard_question_extra_ms: int = Field(
+        default=_TURN.hard_question_extra_ms, validation_alias=AliasChoices(
         "VIVA_TURN_HARD_QUESTION_EXTRA_MS", "VIVA_THINK_MS_HARD_EXTRA",
         "turn_hard_question_extra_ms"))
-    turn_max_turn_s: float = Field(default=120.0, validation_alias=AliasChoices(
+    turn_max_turn_s: float = Field(default=_TURN.max_turn_s, validation_alias=AliasChoices(
         "VIVA_TURN_MAX_TURN_S", "VIVA_TURN_MAX_S", "turn_max_turn_s"))
-    turn_amend_window_ms: int = Field(default=3000, validation_alias=AliasChoices(
+    turn_amend_window_ms: int = Field(default=_TURN.amend_window_ms, validation_alias=AliasChoices(
         "VIVA_TURN_AMEND_WINDOW_MS", "VIVA_AMEND_WINDOW_MS", "turn_amend_window_ms"))
-    turn_finished_p: float = Field(default=0.85, ge=0, le=1)
-    turn_unsure_p: float = Field(default=0.75, ge=0, le=1)
+    turn_finished_p: float = Field(default=_TURN.finished_p, ge=0, le=1)
+    turn_unsure_p: float = Field(default=_TURN.unsure_p, ge=0, le=1)
 
     # Recording and archive. Each voice turn's audio (both sides) is saved under
     # `data_dir/sessions/<id>/` as Ogg/Opus ("wav": bigger, no encoder needed); audio older
