@@ -282,22 +282,22 @@ def fit_fusion(points: list[Point], use: tuple[str, ...], l2: float = 1.0) -> Tu
                       source=f"fitted on {len(chosen)} dev points ({'+'.join(use)})")
 
 
-def _verdict_points(p: Point, fusion: TurnFusion, settings: TurnTakingSettings,
-                    use: tuple[str, ...]) -> tuple[int, int]:
-    """(the policy's wait, the earliest moment its verdict exists), in ms of silence."""
+def _wait(p: Point, fusion: TurnFusion, settings: TurnTakingSettings,
+          use: tuple[str, ...]) -> int:
+    """The silence (ms) before the reply: the policy's wait, or the earliest moment its
+    verdict exists (the pause, the decode and the audio model), whichever is later."""
     verdict = decide(EndOfTurnSignals(
         p.p_audio if "audio" in use else None, transcript_cue(p.text) if p.text else None,
         "conversation", False, p.turn_s, p.p_text if "text" in use else None,
         p.p_sentence_end if "sentence_end" in use else None),
         settings, fusion)
     ready = round(DECIDE_AFTER_S * 1000 + max(p.decode_ms, p.audio_ms))
-    return verdict.end_after_ms, ready
+    return max(verdict.end_after_ms, ready)
 
 
 def simulate(points: list[Point], fusion: TurnFusion, settings: TurnTakingSettings,
              use: tuple[str, ...]) -> dict[str, Any]:
-    return tally([(p, max(*_verdict_points(p, fusion, settings, use))) for p in points],
-                 settings)
+    return tally([(p, _wait(p, fusion, settings, use)) for p in points], settings)
 
 
 def tally(waited: list[tuple[Point, int]], settings: TurnTakingSettings) -> dict[str, Any]:
@@ -306,17 +306,20 @@ def tally(waited: list[tuple[Point, int]], settings: TurnTakingSettings) -> dict
     def of(kind: str) -> list[tuple[Point, int]]:
         return [(p, wait) for p, wait in waited if p.kind == kind]
 
-    # A pause's length is the silence the detector could end the turn in (``live_pauses``):
-    # a wait that long has ended it.
+    def cut_ins_of(stops: list[tuple[Point, int]]) -> int:
+        # A pause's length is the silence the detector could end the turn in
+        # (``live_pauses``): a wait that long has ended it.
+        return sum(wait <= (p.pause_ms or 0) for p, wait in stops)
+
     pauses = of("pause")
-    cut_ins = sum(wait <= (p.pause_ms or 0) for p, wait in pauses)
+    cut_ins = cut_ins_of(pauses)
     # A pause that outlasts the think limit is cut into whatever the verdict says: only the
     # others are the operating point's to save, and ``choose`` budgets those.
     think = settings.think_limit_ms("conversation", False)
     savable = [(p, wait) for p, wait in pauses if (p.pause_ms or 0) < think]
-    savable_cut_ins = sum(wait <= (p.pause_ms or 0) for p, wait in savable)
+    savable_cut_ins = cut_ins_of(savable)
     gaps = of("gap")
-    gap_cut_ins = sum(wait <= (p.pause_ms or 0) for p, wait in gaps)
+    gap_cut_ins = cut_ins_of(gaps)
     waits = [float(wait) for _, wait in of("finished")]
     cut = of("cut")
     early = sum(wait < EARLY_END_MS for _, wait in cut)
@@ -342,17 +345,14 @@ MODELS: dict[str, tuple[str, ...]] = {
     "fusion": FEATURES,
 }
 GRID = [*(round(x, 2) for x in np.arange(0.30, 0.99, 0.05)), 0.97, 0.98, 0.99]
+PAIRS = [(f, u) for f in GRID for u in GRID if u < f]  # (finished_p, unsure_p) tried
 
 
 def operating_points(points: list[Point], fusion: TurnFusion, base: TurnTakingSettings,
                      use: tuple[str, ...]) -> list[dict[str, Any]]:
-    rows = []
-    for finished_p in GRID:
-        for unsure_p in [u for u in GRID if u < finished_p]:
-            settings = replace(base, finished_p=finished_p, unsure_p=unsure_p)
-            rows.append({"finished_p": finished_p, "unsure_p": unsure_p,
-                         **simulate(points, fusion, settings, use)})
-    return rows
+    return [{"finished_p": f, "unsure_p": u,
+             **simulate(points, fusion, replace(base, finished_p=f, unsure_p=u), use)}
+            for f, u in PAIRS]
 
 
 def choose(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -378,18 +378,17 @@ def held_out_operating_points(points: list[Point], base: TurnTakingSettings,
     fusion is fitted on the others and waits on that speaker's points; the waits of all
     folds are tallied together. An in-sample choice sees its own points' probabilities
     and picks a threshold just above the worst pause it fitted."""
-    grid = [(f, u) for f in GRID for u in GRID if u < f]
-    waited: dict[tuple[float, float], list[tuple[Point, int]]] = {g: [] for g in grid}
+    waited: dict[tuple[float, float], list[tuple[Point, int]]] = {g: [] for g in PAIRS}
     for speaker in sorted({p.speaker for p in points}):
         fusion = fit_fusion([p for p in points if p.speaker != speaker], use)
         held = [p for p in points if p.speaker == speaker]
-        for finished_p, unsure_p in grid:
+        for finished_p, unsure_p in PAIRS:
             settings = replace(base, finished_p=finished_p, unsure_p=unsure_p)
             waited[(finished_p, unsure_p)] += [
-                (p, max(*_verdict_points(p, fusion, settings, use))) for p in held]
+                (p, _wait(p, fusion, settings, use)) for p in held]
     return [{"finished_p": f, "unsure_p": u,
              **tally(waited[(f, u)], replace(base, finished_p=f, unsure_p=u))}
-            for f, u in grid]
+            for f, u in PAIRS]
 
 
 def trade_off(points: list[Point], fusion: TurnFusion, base: TurnTakingSettings,

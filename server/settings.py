@@ -21,6 +21,7 @@ PLACEHOLDER_SECRETS = {"", "changeme", "change-me", "secret", "reviewer"}
 
 _TURN = TurnTakingSettings()  # the defaults of every turn-taking setting
 
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="VIVA_", env_file=".env", extra="ignore")
 
