@@ -35,7 +35,10 @@ from agents.relevance import Embedder, default_embedder
 from core.onnx_cpu import cpu_session, wordpiece
 
 MODEL_DIR = Path(__file__).resolve().parent / "grader_model"
-MODEL_FILE = "grader.int8.onnx"
+# Each file is a cross-encoder trained by the same recipe from another seed; a kind of points
+# reads the mean probability of the first ``Calibration.models`` of them (the model card: the
+# seeds disagree, and their mean reads held-out questions better).
+MODEL_FILES: tuple[str, ...] = ("grader.int8.onnx", "grader_seed14.int8.onnx")
 MAX_LEN = 256
 MAX_WINDOWS = 12  # sentence windows per answer read against each point ...
 MAX_WINDOW_PAIRS = 20  # ... and (point, window) pairs per answer: together they bound the time
@@ -84,12 +87,17 @@ class Calibration:
     # point in five words is not explaining it (the model credits such answers; the bank's
     # labelled answers do not), nor is restating the question. 0: no scaling.
     depth: float = 0.0
+    # How many of the cross-encoder's models (``MODEL_FILES``, in order) read these points,
+    # their probabilities averaged; 0: all. The bank's points read one: the live turn waits
+    # for them, and the second model did not change the bank's labelled r (model card).
+    models: int = 0
 
     @classmethod
     def of(cls, raw: dict[str, object]) -> Calibration:
         # Each field converted by its declared type (the annotations are strings here).
         kinds: dict[str, Callable[[Any], object]] = {
-            f.name: {"bool": bool, "str": str}.get(str(f.type), float) for f in fields(cls)}
+            f.name: {"bool": bool, "str": str, "int": int}.get(str(f.type), float)
+            for f in fields(cls)}
         return cls(**{k: kinds[k](v) for k, v in raw.items() if k in kinds})  # type: ignore[arg-type]
 
     @property
@@ -126,34 +134,44 @@ class Calibrations:
 
 
 class CrossEncoder:
-    """(text_a, text_b) → P(b states what a states), batched, thread-safe."""
+    """(text_a, text_b) → P(b states what a states), batched, thread-safe. With several
+    sessions (the same recipe trained from other seeds) it returns the mean probability of
+    the first ``models`` of them (0: all)."""
 
-    def __init__(self, session: object, tokenizer: object):
-        self._session = session
+    def __init__(self, sessions: Sequence[object], tokenizer: object):
+        if not sessions:
+            raise ValueError("a cross-encoder needs at least one model session")
+        self._sessions = tuple(sessions)
         self._tokenizer = tokenizer
         self._lock = threading.Lock()
 
     @classmethod
     def load(cls, model_dir: Path = MODEL_DIR, threads: int = 1,
-             file: str = MODEL_FILE) -> CrossEncoder:
-        return cls(cpu_session(model_dir / file, threads),
+             files: Sequence[str] = MODEL_FILES) -> CrossEncoder:
+        return cls([cpu_session(model_dir / f, threads) for f in files],
                    wordpiece(model_dir / "tokenizer.json", MAX_LEN))
 
-    def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+    @property
+    def models(self) -> int:
+        return len(self._sessions)
+
+    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
         if not pairs:
             return np.zeros(0, dtype=np.float32)
+        sessions = self._sessions[:models] if models > 0 else self._sessions
         with self._lock:
             encs = self._tokenizer.encode_batch(pairs)  # type: ignore[attr-defined]
-        logits = np.empty(len(encs), dtype=np.float64)
+        logits = np.empty((len(sessions), len(encs)), dtype=np.float64)
         # One run per pair: pairs differ a lot in length (a short point, a long reference),
         # and padding them to one length cost 2-3x the time of running them apart.
         for i, e in enumerate(encs):
             feed = {"input_ids": np.array([e.ids], dtype=np.int64),
                     "attention_mask": np.array([e.attention_mask], dtype=np.int64),
                     "token_type_ids": np.array([e.type_ids], dtype=np.int64)}
-            out = self._session.run(None, feed)[0]  # type: ignore[attr-defined]
-            logits[i] = float(np.asarray(out).reshape(-1)[0])
-        return 1.0 / (1.0 + np.exp(-logits))
+            for m, session in enumerate(sessions):
+                out = session.run(None, feed)[0]  # type: ignore[attr-defined]
+                logits[m, i] = float(np.asarray(out).reshape(-1)[0])
+        return (1.0 / (1.0 + np.exp(-logits))).mean(axis=0)
 
 
 @dataclass(frozen=True)
@@ -227,7 +245,7 @@ class SemanticGrader:
 
     def __init__(self, encoder: CrossEncoder, calibrations: Calibrations,
                  embedder: Embedder | None = None):
-        self.encoder = encoder  # one model reads both kinds of points
+        self.encoder = encoder  # each kind of points reads its calibration's ``models``
         self.calibrations = calibrations
         self.embedder = embedder
 
@@ -239,6 +257,7 @@ class SemanticGrader:
                  alternatives: tuple[str, ...] = (),
                  windows: bool | None = None,
                  normalise: bool | None = None,
+                 models: int | None = None,
                  reference_share: float = 1.0) -> SemanticEvidence:
         """The model's scores for each point (and the reference answers) against the answer,
         and the embedder's similarities. With ``authored`` given, the reference pairs and the
@@ -246,7 +265,8 @@ class SemanticGrader:
         skipping it saves a third of the time), and sentence windows as it says (``windows``
         overrides). ``alternatives`` are further acceptable reference answers: the nearest
         one counts. ``normalise`` overrides the calibration's choice of dividing each point's
-        score by the reference answer's own (``reference`` only). ``reference_share`` is the
+        score by the reference answer's own (``reference`` only), and ``models`` its count of
+        the encoder's models (0: all). ``reference_share`` is the
         part of the reference the points stand for (its length is scaled by it)."""
         references = [r for r in (reference, *alternatives) if r]
         calibration = self.calibration(authored) if authored is not None else None
@@ -256,9 +276,11 @@ class SemanticGrader:
         if normalise is None:
             normalise = calibration.normalise if calibration is not None else False
         encoder = self.encoder
-        points, refs = _readings(encoder, point_texts, answer, scored, windows)
+        if models is None:
+            models = calibration.models if calibration is not None else 0
+        points, refs = _readings(encoder, point_texts, answer, scored, windows, models)
         if normalise and reference and point_texts:
-            full = self.self_reading(encoder, tuple(point_texts), reference, windows)
+            full = self.self_reading(encoder, tuple(point_texts), reference, windows, models)
             points = [min(1.0, p / max(f, SELF_READING_FLOOR))
                       for p, f in zip(points, full, strict=True)]
         cos = cos_demoted = cos_question = 0.0
@@ -277,18 +299,18 @@ class SemanticGrader:
 
     @staticmethod
     def self_reading(encoder: CrossEncoder, point_texts: tuple[str, ...], reference: str,
-                     windows: bool) -> tuple[float, ...]:
+                     windows: bool, models: int = 0) -> tuple[float, ...]:
         """The model's score for each point against the reference answer itself, read as an
         answer is: the same for every answer to a question, so computed once per point (a
         follow-up's points share their parent's)."""
-        return tuple(_self_point(encoder, t, reference, windows) for t in point_texts)
+        return tuple(_self_point(encoder, t, reference, windows, models) for t in point_texts)
 
     def prepare(self, reference: str, point_texts: list[str]) -> None:
         """Compute the bank's self readings now (at start-up), not on a question's first
         answer."""
         c = self.calibrations.authored
         if c.normalise and reference and point_texts:
-            self.self_reading(self.encoder, tuple(point_texts), reference, c.windows)
+            self.self_reading(self.encoder, tuple(point_texts), reference, c.windows, c.models)
 
     def _similarities(self, answer: str, references: list[str], question: str | None,
                       q_stems: set[str], weighed: tuple[bool, bool, bool] | None = None,
@@ -359,7 +381,8 @@ class SemanticGrader:
         if len(candidates) <= 1:
             return candidates[0] if candidates else ""
         if self.embedder is None:
-            scores = self.encoder.score([(point, c) for c in candidates])
+            scores = self.encoder.score([(point, c) for c in candidates],
+                                        self.calibration(authored).models)
         else:
             vectors = self.embedder.embed_many([point, *others, *candidates])
             points, said = np.array(vectors[:1 + len(others)]), np.array(vectors[1 + len(others):])
@@ -375,18 +398,19 @@ class SemanticGrader:
 
 
 @lru_cache(maxsize=4096)
-def _self_point(encoder: CrossEncoder, point: str, reference: str, windows: bool) -> float:
-    return _readings(encoder, [point], reference, [], windows)[0][0]
+def _self_point(encoder: CrossEncoder, point: str, reference: str, windows: bool,
+                models: int) -> float:
+    return _readings(encoder, [point], reference, [], windows, models)[0][0]
 
 
 def _readings(encoder: CrossEncoder, point_texts: list[str], answer: str, references: list[str],
-              windows: bool) -> tuple[list[float], list[float]]:
+              windows: bool, models: int = 0) -> tuple[list[float], list[float]]:
     """One batch: each point's best reading (the whole answer or, with ``windows``, one
     stretch of it) and each reference against the whole answer."""
     stretches = sentence_windows(answer, min(MAX_WINDOWS, max(
         2, MAX_WINDOW_PAIRS // max(1, len(point_texts))))) if point_texts and windows else []
     s = encoder.score([(t, answer) for t in point_texts] + [(r, answer) for r in references]
-                      + [(t, w) for t in point_texts for w in stretches]).tolist()
+                      + [(t, w) for t in point_texts for w in stretches], models).tolist()
     n = len(point_texts)
     points = s[:n]
     if stretches:
@@ -396,7 +420,8 @@ def _readings(encoder: CrossEncoder, point_texts: list[str], answer: str, refere
 
 
 def model_available(model_dir: Path = MODEL_DIR) -> bool:
-    return (model_dir / MODEL_FILE).exists() and (model_dir / "tokenizer.json").exists()
+    return (all((model_dir / f).exists() for f in MODEL_FILES)
+            and (model_dir / "tokenizer.json").exists())
 
 
 @lru_cache(maxsize=1)

@@ -26,6 +26,7 @@ from agents.question_bank import load_question_bank
 from agents.relevance import Embedder
 from agents.semantic import (
     MODEL_DIR,
+    MODEL_FILES,
     Calibrations,
     CrossEncoder,
     SemanticEvidence,
@@ -74,10 +75,34 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_the_model_loads_from_the_repo_with_no_network(no_network: None) -> None:
-    """The one model file is in the repository and loads offline."""
+    """The model files are in the repository and load offline."""
     assert model_available(MODEL_DIR)
     assert GRADER is not None
     _scores_a_match_above_a_mismatch(CrossEncoder.load(MODEL_DIR))
+
+
+def test_points_cut_from_a_reference_read_the_seeds_mean_and_the_banks_the_first_model(
+) -> None:
+    """``viva grade`` reads the mean of the seeds' models; the bank's points, which the live
+    turn waits for, read the first alone."""
+    assert GRADER is not None and GRADER.encoder.models == len(MODEL_FILES) >= 2
+    pairs = [("Each thread has its own stack but threads share the heap.",
+              "Threads keep separate stacks and share one heap."),
+             ("A mutex lets one thread in at a time.", "Only one thread can hold the lock."),
+             ("An index speeds up lookups on a column.", "It makes the table bigger.")]
+    each = [CrossEncoder.load(MODEL_DIR, files=(f,)).score(pairs) for f in MODEL_FILES]
+    assert not np.allclose(each[0], each[1], atol=1e-3)  # the seeds read differently
+    assert np.allclose(GRADER.encoder.score(pairs), np.mean(each, axis=0))
+    assert np.allclose(GRADER.encoder.score(pairs, 1), each[0])
+    assert GRADER.calibrations.derived.models == 0  # all
+    assert GRADER.calibrations.authored.models == 1
+    q = BANK.get("py-mutable-default")
+    texts = [p.text for p in q.assessment_points]
+    bank = GRADER.evidence(PARAPHRASE, None, texts, authored=True, normalise=False).points
+    first = SemanticGrader(CrossEncoder.load(MODEL_DIR, files=MODEL_FILES[:1]),
+                           GRADER.calibrations, GRADER.embedder)
+    assert bank == pytest.approx(
+        first.evidence(PARAPHRASE, None, texts, authored=True, normalise=False).points)
 
 
 def _scores_a_match_above_a_mismatch(encoder: CrossEncoder) -> None:
@@ -173,7 +198,8 @@ def test_each_point_is_scored_against_the_reference_answers_own_reading() -> Non
                           normalise=False).points
     scaled = GRADER.evidence(PARAPHRASE, q.reference_answer, texts, authored=True,
                              normalise=True).points
-    own = GRADER.self_reading(GRADER.encoder, tuple(texts), q.reference_answer, False)
+    own = GRADER.self_reading(GRADER.encoder, tuple(texts), q.reference_answer, False,
+                              GRADER.calibrations.authored.models)
     for r, s, f in zip(raw, scaled, own, strict=True):
         assert s == pytest.approx(min(1.0, r / max(f, 0.5)))
     assert sum(scaled) > sum(raw)
@@ -500,12 +526,12 @@ def test_a_short_complete_answer_to_a_short_reference_is_not_capped(
 
 class _CountingEncoder(CrossEncoder):
     def __init__(self, real: CrossEncoder) -> None:
-        super().__init__(real._session, real._tokenizer)
+        super().__init__(real._sessions, real._tokenizer)
         self.calls = 0
 
-    def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
         self.calls += 1
-        return super().score(pairs)
+        return super().score(pairs, models)
 
 
 def test_an_answer_gated_as_off_topic_does_not_run_the_model() -> None:
@@ -568,7 +594,7 @@ class _ReadsAs(CrossEncoder):
     def __init__(self, by_clause: dict[str, float]) -> None:
         self.by_clause = by_clause
 
-    def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
         return np.array([self.by_clause.get(b, 0.0) for _, b in pairs])
 
 
