@@ -63,6 +63,22 @@ async def cancel_and_wait(*tasks: asyncio.Task[Any] | None,
                          exc_info=exc)
 
 
+def end_if_cancelled(where: str, logger: logging.Logger = log) -> None:
+    """Raise ``CancelledError`` when the current task was asked to stop and an await in
+    ``where`` swallowed the request.
+
+    A stage loop calls this before it waits for its next input: a lost cancel (3.11's
+    ``wait_for`` returning a result that finished as the cancel came, or a library that
+    catches it) would otherwise leave it waiting there until its owner cancels again, seconds
+    later. ``Task.cancelling()`` still counts the request (only ``uncancel`` takes it back, as
+    ``asyncio.timeout`` does for its own), so the loop ends as it was asked to."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        logger.warning("%s: a cancel of %s was swallowed on the way; ending it now", where,
+                       task.get_name())
+        raise asyncio.CancelledError
+
+
 def _named(tasks: set[asyncio.Task[Any]], *, where: bool = False) -> str:
     return ", ".join(sorted(f"{t.get_name()} (at {awaiting(t)})" if where else t.get_name()
                             for t in tasks))

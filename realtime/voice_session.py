@@ -29,7 +29,7 @@ from audio.pcm import pcm16_to_float
 from audio.stt import RecognitionBias
 from audio.vad import FRAME_MS
 from core.events import ErrorEvent, TranscriptFinalEvent
-from core.tasks import Supervisor
+from core.tasks import Supervisor, end_if_cancelled
 from realtime.audio_input import AudioInput
 from realtime.end_of_turn import TurnPhase, TurnTakingSettings
 from realtime.end_of_turn_judge import EndOfTurnJudge, JudgedPause, PauseContext
@@ -119,6 +119,7 @@ class VoiceSession:
                                      text_model=services.text_turn_model)
         self._verdicts: set[asyncio.Task[None]] = set()
         self._preparing: asyncio.Task[None] | None = None
+        self._reply_step = "starting"  # what the reply stage awaited last (for a lost cancel)
         self._speaking = False
         # Every stage and helper has this owner: a failure is logged with the session and
         # told to the client, and the stage starts again (its state lives on the objects).
@@ -310,44 +311,62 @@ class VoiceSession:
 
     async def _tick_loop(self) -> None:
         while True:
+            end_if_cancelled(f"session {self.session_id} voice tick", log)
             await asyncio.sleep(TICK_S)
             await self._dispatch(self._turns.tick(self._clock()))
 
     async def _reply_loop(self) -> None:
         while True:
+            # A cancel lost in the last answer's awaits (seen at the end of interviews under
+            # load) must end the stage here, not leave it waiting for a final that never comes.
+            self._reply_stage_at("waiting")
             final = await self._finals.get()
-            final.marks.end_of_turn = self._turns.end_summary(final.turn)
-            earlier = self._turns.amends(final.turn)
-            if earlier is not None and self._on_amend is not None:
-                await self._amend(earlier, final)
-                continue
-            turn_id = self._context_turn_id or self._spoken_turn_id or self._new_turn_id()
-            if self._recorder is not None:
-                self._recorder.label(final.turn, turn_id)
-            confidence = (round(math.exp(final.avg_logprob), 3)
-                          if final.avg_logprob is not None else None)
-            if confidence is not None:
-                self._confidence[turn_id] = confidence
-            self._doubtful[turn_id] = doubtful = (self._on_amend is not None
-                                                  and not self._turns.sure_end(final.turn))
-            await self._outbox.send_event(TranscriptFinalEvent(text=final.text,
-                                                               turn_id=turn_id,
-                                                               confidence=confidence))
-            self._turns.answered(final.turn, SpokenAnswer(turn_id, final.text, self._phase))
-            try:
-                texts = await self._on_final(final.text, turn_id)
-            except Exception:
-                log.exception("session %s: the interview engine failed on a spoken answer",
-                              self.session_id)
-                self._turns.answered(final.turn, None)
-                await self._outbox.send_event(ErrorEvent(
-                    code="answer_failed",
-                    message="your answer was heard but could not be processed; "
-                            "please repeat it or type it"))
-                continue
-            await self._reply(final, texts, turn_id)
-            if doubtful:
-                self._stages.helper(self._advance_after(final.turn), "voice-advance")
+            await self._take_final(final)
+
+    def _reply_stage_at(self, step: str) -> None:
+        """The reply stage moves on to ``step``; it ends here instead if the last step
+        swallowed a cancel (the warning names that step)."""
+        end_if_cancelled(f"session {self.session_id} voice reply ({self._reply_step})", log)
+        self._reply_step = step
+
+    async def _take_final(self, final: FinalTranscript) -> None:
+        """One final transcript: the answer's amendment, or a new answer and its reply."""
+        final.marks.end_of_turn = self._turns.end_summary(final.turn)
+        earlier = self._turns.amends(final.turn)
+        if earlier is not None and self._on_amend is not None:
+            self._reply_stage_at("amending an answer")
+            await self._amend(earlier, final)
+            return
+        turn_id = self._context_turn_id or self._spoken_turn_id or self._new_turn_id()
+        if self._recorder is not None:
+            self._recorder.label(final.turn, turn_id)
+        confidence = (round(math.exp(final.avg_logprob), 3)
+                      if final.avg_logprob is not None else None)
+        if confidence is not None:
+            self._confidence[turn_id] = confidence
+        self._doubtful[turn_id] = doubtful = (self._on_amend is not None
+                                              and not self._turns.sure_end(final.turn))
+        self._reply_stage_at("sending the transcript")
+        await self._outbox.send_event(TranscriptFinalEvent(text=final.text,
+                                                           turn_id=turn_id,
+                                                           confidence=confidence))
+        self._turns.answered(final.turn, SpokenAnswer(turn_id, final.text, self._phase))
+        self._reply_stage_at("the engine answering")
+        try:
+            texts = await self._on_final(final.text, turn_id)
+        except Exception:
+            log.exception("session %s: the interview engine failed on a spoken answer",
+                          self.session_id)
+            self._turns.answered(final.turn, None)
+            await self._outbox.send_event(ErrorEvent(
+                code="answer_failed",
+                message="your answer was heard but could not be processed; "
+                        "please repeat it or type it"))
+            return
+        self._reply_stage_at("replying")
+        await self._reply(final, texts, turn_id)
+        if doubtful:
+            self._stages.helper(self._advance_after(final.turn), "voice-advance")
 
     async def _advance_after(self, turn: int) -> None:
         """Once a doubtful end's answer can no longer go on (its amend window passed, or

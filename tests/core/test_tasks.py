@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from core.tasks import Supervisor, cancel_and_wait
+from core.tasks import Supervisor, cancel_and_wait, end_if_cancelled
 
 
 async def test_cancel_and_wait_logs_a_failure_instead_of_swallowing_it(
@@ -28,6 +28,18 @@ async def test_cancel_and_wait_logs_a_failure_instead_of_swallowing_it(
                and r.exc_info and "the reason" in str(r.exc_info[1]) for r in caplog.records)
 
 
+async def tear_down(task: asyncio.Task[None], caplog: pytest.LogCaptureFixture,
+                                   recancel_s: float = 1.0) -> None:
+    """Tear ``task`` down with ``cancel_and_wait`` (warnings captured) within 5 s."""
+    try:
+        with caplog.at_level(logging.WARNING):
+            async with asyncio.timeout(5):
+                await cancel_and_wait(task, context="session s-1", recancel_s=recancel_s)
+    finally:
+        task.cancel()  # a failed test must not leave the loop a task that outlives it
+    assert task.cancelled()
+
+
 async def test_a_task_that_swallowed_its_cancel_is_cancelled_again(
         caplog: pytest.LogCaptureFixture) -> None:
     went_on = asyncio.Event()
@@ -42,15 +54,63 @@ async def test_a_task_that_swallowed_its_cancel_is_cancelled_again(
 
     task = asyncio.create_task(swallows_once(), name="voice-reply")
     await asyncio.sleep(0)
-    try:
-        with caplog.at_level(logging.WARNING):
-            async with asyncio.timeout(5):
-                await cancel_and_wait(task, context="session s-1", recancel_s=0.05)
-    finally:
-        task.cancel()  # a failed test must not leave the loop a task that outlives it
-    assert went_on.is_set() and task.cancelled()
+    await tear_down(task, caplog, recancel_s=0.05)
+    assert went_on.is_set()
     assert any("voice-reply" in r.getMessage() and "cancelling again" in r.getMessage()
                and "swallows_once" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_stage_loop_ends_on_a_cancel_its_step_swallowed(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The loop checks before it waits for its next input: one cancel ends it, even when
+    the step that was running when it came swallowed it."""
+    inputs: asyncio.Queue[int] = asyncio.Queue()
+    steps: list[int] = []
+    stepping = asyncio.Event()
+
+    async def step(item: int) -> None:
+        steps.append(item)
+        stepping.set()
+        try:
+            await asyncio.Event().wait()  # the engine answering, say
+        except asyncio.CancelledError:
+            pass  # lost: 3.11's wait_for returns a result that finished as the cancel came
+
+    async def stage() -> None:
+        while True:
+            end_if_cancelled("session s-1 voice reply (the engine answering)")
+            await step(await inputs.get())
+
+    task = asyncio.create_task(stage(), name="voice-reply")
+    inputs.put_nowait(1)
+    await asyncio.wait_for(stepping.wait(), 5)
+    await tear_down(task, caplog)
+    assert steps == [1]
+    messages = [r.getMessage() for r in caplog.records]
+    assert not any("cancelling again" in m for m in messages), messages
+    assert any("swallowed" in m and "the engine answering" in m and "voice-reply" in m
+               for m in messages), messages
+
+
+async def test_a_timeout_inside_a_step_is_not_taken_for_a_lost_cancel() -> None:
+    """asyncio.timeout cancels the task and takes the cancel back when it fires: the loop
+    must go on, and without any timeout or cancel it goes on too."""
+    handled: list[str] = []
+
+    async def stage() -> None:
+        for item in ("timed out", "plain"):
+            end_if_cancelled("stage")
+            if item == "timed out":
+                try:
+                    async with asyncio.timeout(0.01):
+                        await asyncio.Event().wait()
+                except TimeoutError:
+                    pass
+            handled.append(item)
+        end_if_cancelled("stage")
+
+    await asyncio.wait_for(stage(), 5)
+    assert handled == ["timed out", "plain"]
 
 
 async def test_a_task_cleaning_up_within_the_grace_is_cancelled_once() -> None:

@@ -5,6 +5,7 @@ the interviewer's own voice through the microphone; bad frames."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 
@@ -169,3 +170,46 @@ async def test_coding_phase_waits_for_a_long_silence_or_explicit_end(live, servi
     await session.end_turn()
     final = await outbox.wait_for("transcript_final")
     assert "index" in final["text"].lower()
+
+
+class SwallowsItsCancel(Interview):
+    """An engine whose answer loses the cancel that comes while it works (as 3.11's
+    ``wait_for`` does when its result finishes as the cancel arrives)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answering = asyncio.Event()
+
+    async def on_final(self, text: str, turn_id: str) -> list[str]:
+        self.answers.append((text, turn_id))
+        self.answering.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            pass
+        return REPLY
+
+
+async def test_closing_while_the_engine_answers_ends_the_reply_stage_on_one_cancel(
+        services, caplog: pytest.LogCaptureFixture) -> None:
+    outbox, interview = RecordingOutbox(), SwallowsItsCancel()
+    session = VoiceSession(services=services, outbox=outbox, on_final=interview.on_final,
+                           session_id="s-lost-cancel")
+    await session.configure(16000, "pcm_s16le")
+    try:
+        question, answer = ANSWERS[0]
+        session.set_context(phase="initial", question_text=question, key_terms=[],
+                            turn_id="q-1")
+        await stream(session, speech(services, answer))
+        await stream(session, silence(1.0))
+        await asyncio.wait_for(interview.answering.wait(), 30)
+    finally:
+        with caplog.at_level(logging.WARNING, logger="viva"):
+            await session.aclose()
+    messages = [r.getMessage() for r in caplog.records]
+    # Without the check the stage went back to wait for the next final and was only
+    # stopped by a second cancel, 2 s later ("still running ... cancelling again").
+    assert not any("cancelling again" in m for m in messages), messages
+    assert any("s-lost-cancel voice reply (the engine answering)" in m and "swallowed" in m
+               for m in messages), messages
+    assert not session._stages.tasks
