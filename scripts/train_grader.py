@@ -771,12 +771,19 @@ def calibrate(args: argparse.Namespace) -> None:
         report[f"dev_off_topic_gated_{mode}"] = round(float(
             ((rel < gate) & (np.array(rubric) < 0.5))[off].mean()), 4)
     (dest / "calibration.json").write_text(json.dumps(params, indent=2) + "\n")
-    report_path = dest / "calibration_report.json"
-    if report_path.exists():  # ``fluency`` writes its own section: keep it
-        report |= {k: v for k, v in json.loads(report_path.read_text()).items()
-                   if k == "fluency"}
-    report_path.write_text(json.dumps(report, indent=2) + "\n")
+    _write_report(dest, report, keep=("fluency",))
     print(json.dumps(params), json.dumps(report), file=sys.stderr)
+
+
+def _write_report(dest: Path, sections: dict[str, Any], *,
+                  keep: tuple[str, ...] | None = None) -> None:
+    """Write ``calibration_report.json``: ``sections`` over the report already there, of which
+    only the ``keep`` sections stay (all of them when None). ``calibrate`` and ``fluency``
+    each own part of the one file: calibrate rewrites everything but ``fluency``."""
+    path = dest / "calibration_report.json"
+    old = json.loads(path.read_text()) if path.exists() else {}
+    report = {k: v for k, v in old.items() if keep is None or k in keep} | sections
+    path.write_text(json.dumps(report, indent=2) + "\n")
 
 
 # Shares of real dev answers of each length under the soft and the hard bar.
@@ -836,17 +843,15 @@ def fluency(args: argparse.Namespace) -> None:
     fitted = FluencyModel(model.vocabulary, model.unigram, model.bigram, tuple(bars), floor)
     dest = Path(args.dest)
     (dest / "fluency.json").write_text(json.dumps(fitted.to_json(), sort_keys=True) + "\n")
-    report_path = dest / "calibration_report.json"
-    report = json.loads(report_path.read_text()) if report_path.exists() else {}
     flagged_real = sum(fitted.is_salad(t) for t in real) / len(real)
     flagged_salad = sum(fitted.is_salad(t) for t in salad) / len(salad)
-    report["fluency"] = {
+    section = {
         "train_texts": len(texts), "dev_real_answers": len(real), "dev_salads": len(salad),
         "bands": per_band, "function_floor": floor,
         "dev_real_flagged": round(flagged_real, 4),
         "dev_salad_flagged": round(flagged_salad, 4)}
-    report_path.write_text(json.dumps(report, indent=2) + "\n")
-    print(json.dumps(report["fluency"]), file=sys.stderr)
+    _write_report(dest, {"fluency": section})
+    print(json.dumps(section), file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:

@@ -178,3 +178,18 @@ def test_sentence_pairs_keep_free_sts_genres_and_read_nli_as_entailment(tmp_path
     assert all(0.0 <= r["label"] <= 1.0 and r["first"] and r["second"] for r in written)
     train_grader.sentence_pairs(args)
     assert train_grader._read(out) == written, "the draw is fixed by --seed"
+
+
+def test_calibrate_and_fluency_each_rewrite_only_their_part_of_the_report(
+        tmp_path: Path) -> None:
+    import json
+
+    write = train_grader._write_report
+    write(tmp_path, {"dev_pearson_derived": 0.6, "stale": 1})
+    write(tmp_path, {"fluency": {"dev_salad_flagged": 0.9}})  # the fluency command
+    report = json.loads((tmp_path / "calibration_report.json").read_text())
+    assert report == {"dev_pearson_derived": 0.6, "stale": 1,
+                      "fluency": {"dev_salad_flagged": 0.9}}
+    write(tmp_path, {"dev_pearson_derived": 0.7}, keep=("fluency",))  # calibrate again
+    report = json.loads((tmp_path / "calibration_report.json").read_text())
+    assert report == {"dev_pearson_derived": 0.7, "fluency": {"dev_salad_flagged": 0.9}}
