@@ -193,3 +193,20 @@ def test_calibrate_and_fluency_each_rewrite_only_their_part_of_the_report(
     write(tmp_path, {"dev_pearson_derived": 0.7}, keep=("fluency",))  # calibrate again
     report = json.loads((tmp_path / "calibration_report.json").read_text())
     assert report == {"dev_pearson_derived": 0.7, "fluency": {"dev_salad_flagged": 0.9}}
+
+
+def test_the_nested_figure_chooses_features_and_weights_without_the_scored_question(
+) -> None:
+    """Each question is predicted by a fit on the others: a feature that carries the label
+    reads it on every question, and one that is only noise reads nothing."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    signal, noise = rng.uniform(0, 1, 240), rng.uniform(0, 1, 240)
+    y = 0.2 + 0.6 * signal
+    groups = np.repeat(np.arange(8), 30).astype(str)
+    scored = np.ones(240, dtype=bool)
+    ones = np.ones(240)
+    told = train_grader._nested_r(np.column_stack([ones, signal, noise]), y, groups, scored)
+    blind = train_grader._nested_r(np.column_stack([ones, noise]), y, groups, scored)
+    assert told > 0.99 and abs(blind) < 0.3
