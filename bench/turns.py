@@ -26,8 +26,8 @@ the fusion) is reported for ``--set``.
 ``--text-ceiling FILE`` (dev only) bounds what any text model could add: every stop of the set
 is labelled by a reader whether its words so far read as a whole sentence (dev's
 ``reads_whole.tsv``), the fusion is refitted with that perfect text reader in place of the text
-model, and its best operating point is compared with the shipped features' (both in-sample, so
-the ceiling is, if anything, optimistic).
+model, and its best operating point is compared with the shipped features' (both chosen and
+scored on held-out speakers).
 With ``--json`` the last stdout line is one JSON object.
 """
 
@@ -348,13 +348,6 @@ GRID = [*(round(x, 2) for x in np.arange(0.30, 0.99, 0.05)), 0.97, 0.98, 0.99]
 PAIRS = [(f, u) for f in GRID for u in GRID if u < f]  # (finished_p, unsure_p) tried
 
 
-def operating_points(points: list[Point], fusion: TurnFusion, base: TurnTakingSettings,
-                     use: tuple[str, ...]) -> list[dict[str, Any]]:
-    return [{"finished_p": f, "unsure_p": u,
-             **simulate(points, fusion, replace(base, finished_p=f, unsure_p=u), use)}
-            for f, u in PAIRS]
-
-
 def choose(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The shortest mean wait after finished answers with cut-ins, at the pauses a verdict
     can save, at or under the goal. Pauses the detector hears past the think limit are cut
@@ -432,7 +425,9 @@ def read_whole_labels(path: Path) -> dict[tuple[str, str], bool]:
 def text_ceiling(points: list[Point], labels: dict[tuple[str, str], bool],
                  base: TurnTakingSettings) -> dict[str, Any]:
     """The fusion's best dev operating point with the shipped text model, and with a text
-    reader that is never wrong about whether the words so far are a whole sentence."""
+    reader that is never wrong about whether the words so far are a whole sentence; both
+    chosen and scored on held-out speakers (``held_out_operating_points``), as the shipped
+    point is. ``text_weight`` is the fusion's weight fitted on every speaker."""
     points = [p for p in points if p.kind in STOPS]
     missing = [p.clip for p in points if stop_key(p.clip, p.at_s) not in labels]
     if missing:
@@ -443,7 +438,7 @@ def text_ceiling(points: list[Point], labels: dict[tuple[str, str], bool],
     for name, pts in (("shipped_text_model", points), ("perfect_text_reader", perfect)):
         fusion = fit_fusion(pts, FEATURES)
         out[name] = {"text_weight": round(fusion.text, 3),
-                     **choose(operating_points(pts, fusion, base, FEATURES))}
+                     **choose(held_out_operating_points(pts, base, FEATURES))}
     pauses = [p for p in points if p.kind == "pause"]
     whole = [p for p in pauses if labels[stop_key(p.clip, p.at_s)]]
     out["pauses_reading_whole"] = len(whole)
