@@ -521,34 +521,24 @@ def _nonnegative_fit(x: Any, y: Any, allowed: list[int]) -> Any:
     return coef
 
 
-def _held_out_r(x: Any, y: Any, groups: Any, scored: Any, allowed: list[int]) -> float:
+def _held_out_r(x: Any, y: Any, groups: Any, scored: Any, allowed: list[int], *,
+                select: bool = False) -> float:
     """Pearson r of the ``scored`` rows when each group's (question's) rows are predicted by
     weights fitted on the other groups' rows: how the combination does on questions it was
-    not fitted on."""
-    import numpy as np
-
-    pred = np.zeros(len(y))
-    for g in sorted(set(groups.tolist())):
-        own = groups == g
-        coef = _nonnegative_fit(x[~own], y[~own], allowed)
-        pred[own] = np.clip(x[own] @ coef, 0, 1)
-    return pearson(pred[scored].tolist(), y[scored].tolist())
-
-
-def _nested_r(x: Any, y: Any, groups: Any, scored: Any) -> float:
-    """The derived combination's dev r with every choice made without the question scored:
-    for each question, the features (``_select_features``) and the weights are chosen on the
-    other questions alone. The plain leave-one-question-out figure chooses the features on
-    all of them, so it reads a little high; a change whose gain this figure does not confirm
-    is noise (the points² trial in the model card). Slower: ``calibrate --nested``."""
+    not fitted on. With ``select``, the features too are chosen (``_select_features``, among
+    ``allowed``) on the other groups alone: the nested figure (``calibrate --nested``). The
+    plain figure of a combination whose features were chosen on all groups reads a little
+    high; a change whose gain the nested figure does not confirm is noise (the points² trial
+    in the model card)."""
     import numpy as np
 
     pred = np.zeros(len(y))
     for g in sorted(set(groups.tolist())):
         own, rest = groups == g, groups != g
-        kept, _ = _select_features(x[rest], y[rest], groups[rest], scored[rest],
-                                   list(range(x.shape[1])))
-        pred[own] = np.clip(x[own] @ _nonnegative_fit(x[rest], y[rest], kept), 0, 1)
+        kept = (_select_features(x[rest], y[rest], groups[rest], scored[rest], allowed)[0]
+                if select else allowed)
+        coef = _nonnegative_fit(x[rest], y[rest], kept)
+        pred[own] = np.clip(x[own] @ coef, 0, 1)
     return pearson(pred[scored].tolist(), y[scored].tolist())
 
 
@@ -762,7 +752,8 @@ def calibrate(args: argparse.Namespace) -> None:
             coef = _nonnegative_fit(xm, y, kept)
             params[mode] = {n: round(float(c), 4) for n, c in zip(names, coef, strict=True)}
             if args.nested:
-                report["dev_pearson_derived_nested"] = round(_nested_r(xm, y, groups, real), 4)
+                report["dev_pearson_derived_nested"] = round(_held_out_r(
+                    xm, y, groups, real, list(range(len(names))), select=True), 4)
             report |= {"dev_pearson_derived_leave_one_question_out": round(trail[-1], 4),
                        "dev_pearson_derived_leave_one_question_out_all_features":
                            round(trail[0], 4),

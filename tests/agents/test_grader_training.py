@@ -207,6 +207,8 @@ def test_the_nested_figure_chooses_features_and_weights_without_the_scored_quest
     groups = np.repeat(np.arange(8), 30).astype(str)
     scored = np.ones(240, dtype=bool)
     ones = np.ones(240)
-    told = train_grader._nested_r(np.column_stack([ones, signal, noise]), y, groups, scored)
-    blind = train_grader._nested_r(np.column_stack([ones, noise]), y, groups, scored)
+    told = train_grader._held_out_r(np.column_stack([ones, signal, noise]), y, groups, scored,
+                                    [0, 1, 2], select=True)
+    blind = train_grader._held_out_r(np.column_stack([ones, noise]), y, groups, scored, [0, 1],
+                                     select=True)
     assert told > 0.99 and abs(blind) < 0.3
