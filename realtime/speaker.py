@@ -19,7 +19,7 @@ from audio.sentences import pieces_of_first_sentence, split_for_speech
 from audio.tts import SpeechSynthesizer
 from audio.tts_cache import SpeechCache
 from core.events import ErrorEvent, TtsEndEvent, TtsStartEvent, TtsStopEvent
-from core.tasks import cancel_and_wait
+from core.tasks import cancel_and_wait, end_if_cancelled
 from realtime.frames import Utterance
 from realtime.ports import Outbox
 from realtime.recorder import VoiceRecorder
@@ -81,6 +81,8 @@ class Speaker:
 
     async def run(self) -> None:
         while True:
+            # A cancel lost while telling the client of a failure ends the stage here.
+            end_if_cancelled("the speaker, after an utterance", log)
             utterance = await self._queue.get()
             self._current = asyncio.create_task(self._say(utterance), name="tts-utterance")
             # wait() does not raise when stop() cancels the utterance; only our own

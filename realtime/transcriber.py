@@ -39,7 +39,7 @@ from audio.stt import Recognition, RecognitionBias, RecognitionRequest
 from audio.stt_pool import Priority, RecognitionPool, RecognizerBusy
 from audio.vad import FRAME_MS
 from core.events import TranscriptPartialEvent
-from core.tasks import cancel_and_wait
+from core.tasks import cancel_and_wait, end_if_cancelled
 from realtime.frames import (
     AudioFrame,
     FinalTranscript,
@@ -197,6 +197,9 @@ class StreamingTranscriber:
     async def run(self) -> None:
         try:
             while True:
+                # A cancel lost in the last frame's awaits (a decode, a send) ends the stage
+                # here, not at its owner's second cancel seconds later.
+                end_if_cancelled("the transcriber, after a frame", log)
                 frame = await self.inbox.get()
                 await self._handle(frame)
         finally:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
 import numpy as np
+import pytest
 
 from audio.stt import Recognition, RecognitionBias, RecognitionRequest, SpeechRecognizer
 from audio.stt_pool import RecognitionPool
@@ -23,6 +25,7 @@ from realtime.frames import (
     SpeechResumed,
     SpeechStarted,
     TurnEnded,
+    TurnFrame,
 )
 from realtime.transcriber import StreamingTranscriber
 
@@ -208,3 +211,41 @@ async def test_a_pause_waiting_on_earlier_decodes_ends_when_it_is_cancelled() ->
     slow.cancel()
     await asyncio.gather(slow, last.task, return_exceptions=True)
     pool.close()
+
+
+class LosesACancel(StreamingTranscriber):
+    """Loses the cancel that comes while it handles the end of a turn, as 3.11's
+    ``wait_for`` does when its result finishes just as the cancel arrives."""
+
+    handling: asyncio.Event
+
+    async def _handle(self, frame: AudioFrame | TurnFrame) -> None:
+        if isinstance(frame, TurnEnded):
+            self.handling.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                return
+        await super()._handle(frame)
+
+
+async def test_a_cancel_lost_in_a_frame_ends_the_stage_at_once(
+        caplog: pytest.LogCaptureFixture) -> None:
+    pool = RecognitionPool(WindowRecognizer(), workers=1)
+    transcriber = LosesACancel(pool, Events(), asyncio.Queue(), RecognitionBias)
+    transcriber.handling = asyncio.Event()
+    runner = asyncio.create_task(transcriber.run(), name="voice-stt")
+    try:
+        await transcriber.inbox.put(TurnEnded(1, "complete", 0.0, 0.4, 400))
+        await asyncio.wait_for(transcriber.handling.wait(), 5)
+        with caplog.at_level(logging.WARNING, logger="realtime"):
+            runner.cancel()
+            # Without the check the stage went back to wait for the next frame, for ever.
+            done, _ = await asyncio.wait({runner}, timeout=2)
+        assert runner in done and runner.cancelled()
+        assert any("the transcriber, after a frame" in r.getMessage()
+                   and "swallowed" in r.getMessage() for r in caplog.records)
+    finally:
+        runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+        pool.close()
