@@ -138,65 +138,40 @@ class CrossEncoder:
     sessions (the same recipe trained from other seeds) it returns the mean probability of
     the first ``models`` of them (0: all)."""
 
-    def __init__(self, sessions: Sequence[object], tokenizer: object,
-                 asks: Sequence[bool] | None = None):
+    def __init__(self, sessions: Sequence[object], tokenizer: object):
         if not sessions:
             raise ValueError("a cross-encoder needs at least one model session")
         self._sessions = tuple(sessions)
         self._tokenizer = tokenizer
-        # Which models were trained with the question in front of the first text
-        # (``train_grader.py train --with-question``): they read (question [SEP] a, b).
-        self._asks = tuple(asks) if asks is not None else (False,) * len(self._sessions)
-        if len(self._asks) != len(self._sessions):
-            raise ValueError("one asks flag per model session")
         self._lock = threading.Lock()
 
     @classmethod
     def load(cls, model_dir: Path = MODEL_DIR, threads: int = 1,
              files: Sequence[str] = MODEL_FILES) -> CrossEncoder:
         return cls([cpu_session(model_dir / f, threads) for f in files],
-                   wordpiece(model_dir / "tokenizer.json", MAX_LEN),
-                   [reads_question(f) for f in files])
+                   wordpiece(model_dir / "tokenizer.json", MAX_LEN))
 
     @property
     def models(self) -> int:
         return len(self._sessions)
 
-    def score(self, pairs: list[tuple[str, str]], models: int = 0,
-              question: str | None = None) -> np.ndarray:
+    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
         if not pairs:
             return np.zeros(0, dtype=np.float32)
-        count = models if models > 0 else len(self._sessions)
-        sessions, asks = self._sessions[:count], self._asks[:count]
-        asked_pairs = [(asked(question, a), b) for a, b in pairs]
+        sessions = self._sessions[:models] if models > 0 else self._sessions
         with self._lock:
-            plain = (self._tokenizer.encode_batch(pairs)  # type: ignore[attr-defined]
-                     if not all(asks) or not question else None)
-            with_question = (self._tokenizer.encode_batch(asked_pairs)  # type: ignore[attr-defined]
-                             if any(asks) and question else None)
-        logits = np.empty((len(sessions), len(pairs)), dtype=np.float64)
+            encs = self._tokenizer.encode_batch(pairs)  # type: ignore[attr-defined]
+        logits = np.empty((len(sessions), len(encs)), dtype=np.float64)
         # One run per pair: pairs differ a lot in length (a short point, a long reference),
         # and padding them to one length cost 2-3x the time of running them apart.
-        for m, (session, ask) in enumerate(zip(sessions, asks, strict=True)):
-            encs = with_question if ask and with_question is not None else plain
-            assert encs is not None
-            for i, e in enumerate(encs):
-                feed = {"input_ids": np.array([e.ids], dtype=np.int64),
-                        "attention_mask": np.array([e.attention_mask], dtype=np.int64),
-                        "token_type_ids": np.array([e.type_ids], dtype=np.int64)}
+        for i, e in enumerate(encs):
+            feed = {"input_ids": np.array([e.ids], dtype=np.int64),
+                    "attention_mask": np.array([e.attention_mask], dtype=np.int64),
+                    "token_type_ids": np.array([e.type_ids], dtype=np.int64)}
+            for m, session in enumerate(sessions):
                 out = session.run(None, feed)[0]  # type: ignore[attr-defined]
                 logits[m, i] = float(np.asarray(out).reshape(-1)[0])
         return (1.0 / (1.0 + np.exp(-logits))).mean(axis=0)
-
-
-def reads_question(file: str) -> bool:
-    """A model file trained with ``--with-question`` says so in its name."""
-    return "question" in Path(file).name
-
-
-def asked(question: str | None, text: str) -> str:
-    """The first text as a model trained ``--with-question`` reads it (``train_grader.asked``)."""
-    return f"{question} [SEP] {text}" if question else text
 
 
 @dataclass(frozen=True)
@@ -303,10 +278,9 @@ class SemanticGrader:
         encoder = self.encoder
         if models is None:
             models = calibration.models if calibration is not None else 0
-        points, refs = _readings(encoder, point_texts, answer, scored, windows, models, question)
+        points, refs = _readings(encoder, point_texts, answer, scored, windows, models)
         if normalise and reference and point_texts:
-            full = self.self_reading(encoder, tuple(point_texts), reference, windows, models,
-                                     question)
+            full = self.self_reading(encoder, tuple(point_texts), reference, windows, models)
             points = [min(1.0, p / max(f, SELF_READING_FLOOR))
                       for p, f in zip(points, full, strict=True)]
         cos = cos_demoted = cos_question = 0.0
@@ -325,13 +299,11 @@ class SemanticGrader:
 
     @staticmethod
     def self_reading(encoder: CrossEncoder, point_texts: tuple[str, ...], reference: str,
-                     windows: bool, models: int = 0, question: str | None = None,
-                     ) -> tuple[float, ...]:
+                     windows: bool, models: int = 0) -> tuple[float, ...]:
         """The model's score for each point against the reference answer itself, read as an
         answer is: the same for every answer to a question, so computed once per point (a
         follow-up's points share their parent's)."""
-        return tuple(_self_point(encoder, t, reference, windows, models, question)
-                     for t in point_texts)
+        return tuple(_self_point(encoder, t, reference, windows, models) for t in point_texts)
 
     def prepare(self, reference: str, point_texts: list[str]) -> None:
         """Compute the bank's self readings now (at start-up), not on a question's first
@@ -427,20 +399,18 @@ class SemanticGrader:
 
 @lru_cache(maxsize=4096)
 def _self_point(encoder: CrossEncoder, point: str, reference: str, windows: bool,
-                models: int, question: str | None = None) -> float:
-    return _readings(encoder, [point], reference, [], windows, models, question)[0][0]
+                models: int) -> float:
+    return _readings(encoder, [point], reference, [], windows, models)[0][0]
 
 
 def _readings(encoder: CrossEncoder, point_texts: list[str], answer: str, references: list[str],
-              windows: bool, models: int = 0, question: str | None = None,
-              ) -> tuple[list[float], list[float]]:
+              windows: bool, models: int = 0) -> tuple[list[float], list[float]]:
     """One batch: each point's best reading (the whole answer or, with ``windows``, one
     stretch of it) and each reference against the whole answer."""
     stretches = sentence_windows(answer, min(MAX_WINDOWS, max(
         2, MAX_WINDOW_PAIRS // max(1, len(point_texts))))) if point_texts and windows else []
     s = encoder.score([(t, answer) for t in point_texts] + [(r, answer) for r in references]
-                      + [(t, w) for t in point_texts for w in stretches], models,
-                      question).tolist()
+                      + [(t, w) for t in point_texts for w in stretches], models).tolist()
     n = len(point_texts)
     points = s[:n]
     if stretches:

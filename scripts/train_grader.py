@@ -238,18 +238,11 @@ def sentence_pairs(args: argparse.Namespace) -> None:
     print(f"pairs: {len(sts)} STS-B, {len(nli)} SNLI", file=sys.stderr)
 
 
-def asked(question: str, text: str, ask: bool) -> str:
-    """The first text of a pair: with ``ask``, the question in front of it (one segment,
-    split by [SEP] as BERT's own pairs are), so the model reads what was asked."""
-    return f"{question} [SEP] {text}" if ask and question else text
-
-
 def _pairs(rows: list[dict[str, Any]], rng: random.Random, *, augment: bool,
-           ask: bool = False) -> list[tuple[str, str, float]]:
+           ) -> list[tuple[str, str, float]]:
     """(reference, answer, label), plus off-topic answers (another question's answers, 0)
     and references restated as answers (1) when ``augment``."""
-    pairs = [(asked(r["question"], rng.choice(r["references"][:2]), ask), r["answer"],
-              float(r["label"])) for r in rows]
+    pairs = [(rng.choice(r["references"][:2]), r["answer"], float(r["label"])) for r in rows]
     if augment:
         by_q: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
@@ -258,16 +251,13 @@ def _pairs(rows: list[dict[str, Any]], rng: random.Random, *, augment: bool,
         for qid in qids:
             group = by_q[qid]
             refs = group[0]["references"]
-            question = group[0]["question"]
             for _ in range(max(2, len(group) // 8)):
                 other = by_q[rng.choice([q for q in qids if q != qid])]
                 good = [o for o in other if o["label"] >= 0.75] or other
-                pairs.append((asked(question, rng.choice(refs[:2]), ask),
-                              rng.choice(good)["answer"], 0.0))
-                pairs.append((asked(question, rng.choice(refs[:2]), ask),
+                pairs.append((rng.choice(refs[:2]), rng.choice(good)["answer"], 0.0))
+                pairs.append((rng.choice(refs[:2]),
                               rng.choice(other[0]["references"]), 0.0))
-            pairs.append((asked(question, refs[0], ask),
-                          refs[-1] if len(refs) > 1 else refs[0], 1.0))
+            pairs.append((refs[0], refs[-1] if len(refs) > 1 else refs[0], 1.0))
     return pairs
 
 
@@ -336,7 +326,7 @@ def _correct_by_question(rows: list[dict[str, Any]], min_words: int = 0) -> dict
 
 
 def _peer_references(rows: list[dict[str, Any]], rng: random.Random, share: float,
-                     ask: bool = False) -> list[tuple[str, str, float]]:
+                     ) -> list[tuple[str, str, float]]:
     """Another student's fully correct answer to the same question as the reference, with
     the answer's own label: correct answers put the same idea in other words, so these pairs
     teach that agreement is not shared wording."""
@@ -346,8 +336,7 @@ def _peer_references(rows: list[dict[str, Any]], rng: random.Random, share: floa
         peers = [a for a in correct.get(r["question_id"], []) if a != r["answer"]]
         for k in range(math.ceil(share)):  # a share above 1: several peers per answer
             if peers and rng.random() < share - k:
-                out.append((asked(r["question"], rng.choice(peers), ask), r["answer"],
-                            float(r["label"])))
+                out.append((rng.choice(peers), r["answer"], float(r["label"])))
     return out
 
 
@@ -399,23 +388,17 @@ def train(args: argparse.Namespace) -> None:
         train_pairs = [(p["first"], p["second"], float(p["label"]))
                        for p in _read(Path(args.pairs))]
     else:
-        train_pairs = _pairs(train_rows, rng, augment=True, ask=args.with_question)
-    if args.hard_negatives and args.with_question:
-        raise SystemExit("--with-question reads the question with the run 5 recipe's pairs "
-                         "only: leave out --hard-negatives and --point-pairs")
+        train_pairs = _pairs(train_rows, rng, augment=True)
     if args.hard_negatives:
         train_pairs += _augment_hard(train_rows, rng)
     if args.peer_references:
         # Its own generator: the pairs above stay those of the runs without this option.
         train_pairs += _peer_references(train_rows, random.Random(args.seed + 1),
-                                        args.peer_references, ask=args.with_question)
-    if args.point_pairs and args.with_question:
-        raise SystemExit("--with-question does not combine with --point-pairs")
+                                        args.peer_references)
     if args.point_pairs:
         train_pairs += _point_pairs(train_rows, random.Random(args.seed + 2))
     dev_rows = _read(data / "dev.jsonl")
-    dev_pairs = [(asked(r["question"], r["references"][0], args.with_question), r["answer"],
-                  float(r["label"])) for r in dev_rows]
+    dev_pairs = [(r["references"][0], r["answer"], float(r["label"])) for r in dev_rows]
     tok = AutoTokenizer.from_pretrained(args.base)
     model = BertForSequenceClassification.from_pretrained(args.base, num_labels=1)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
@@ -910,9 +893,6 @@ def main(argv: list[str]) -> int:
                         "fully correct answers as the reference")
     t.add_argument("--point-pairs", action="store_true",
                    help="points cut from multi-point references against whole answers")
-    t.add_argument("--with-question", action="store_true",
-                   help="every pair's first text is the question, [SEP], then the reference "
-                        "(a model that reads what was asked)")
     t.add_argument("--hard-negatives", action="store_true",
                    help="add flipped claims, shuffled keywords and spoken fillers")
     t.add_argument("--pairs", help="train on these sentence pairs (``pairs``) instead of the "

@@ -33,7 +33,6 @@ from agents.semantic import (
     SemanticGrader,
     default_grader,
     model_available,
-    reads_question,
     sentence_windows,
 )
 from agents.state import (
@@ -46,7 +45,6 @@ from agents.state import (
 )
 from agents.summary import final_report
 from agents.turn_budget import TURN_MODEL_BUDGET_S
-from core.onnx_cpu import wordpiece
 
 BANK = load_question_bank()
 KNOW = KnowledgeAgent(BANK)
@@ -531,10 +529,9 @@ class _CountingEncoder(CrossEncoder):
         super().__init__(real._sessions, real._tokenizer)
         self.calls = 0
 
-    def score(self, pairs: list[tuple[str, str]], models: int = 0,
-              question: str | None = None) -> np.ndarray:
+    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
         self.calls += 1
-        return super().score(pairs, models, question)
+        return super().score(pairs, models)
 
 
 def test_an_answer_gated_as_off_topic_does_not_run_the_model() -> None:
@@ -597,8 +594,7 @@ class _ReadsAs(CrossEncoder):
     def __init__(self, by_clause: dict[str, float]) -> None:
         self.by_clause = by_clause
 
-    def score(self, pairs: list[tuple[str, str]], models: int = 0,
-              question: str | None = None) -> np.ndarray:
+    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
         return np.array([self.by_clause.get(b, 0.0) for _, b in pairs])
 
 
@@ -703,31 +699,3 @@ def test_an_off_topic_answer_is_named_in_words_a_person_uses() -> None:
     for q in BANK.questions.values():
         said = answer_subject(q.topic.value, None)
         assert "_" not in said and said == said.strip() and said, q.id
-
-
-class _FedSession:
-    """Records the token ids it is fed (what each model reads); a constant logit."""
-
-    def __init__(self) -> None:
-        self.fed: list[list[int]] = []
-
-    def run(self, _: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
-        self.fed.append(feed["input_ids"][0].tolist())
-        return [np.zeros((1, 1))]
-
-
-def test_a_model_trained_with_the_question_reads_it_in_front_of_the_first_text() -> None:
-    tokenizer = wordpiece(MODEL_DIR / "tokenizer.json", 256)
-    plain, asking = _FedSession(), _FedSession()
-    encoder = CrossEncoder([plain, asking], tokenizer, asks=[False, True])
-    pair = ("the terminals are connected", "there is no gap")
-    question = "What does a voltage of 0 tell you?"
-    encoder.score([pair], question=question)
-    assert plain.fed == [tokenizer.encode(*pair).ids]
-    assert asking.fed == [tokenizer.encode(f"{question} [SEP] {pair[0]}", pair[1]).ids]
-    encoder.score([pair])  # no question given: both read the pair as it is
-    assert asking.fed[-1] == plain.fed[-1]
-    assert reads_question("grader_question.int8.onnx")
-    assert not any(reads_question(f) for f in ("grader.int8.onnx", "grader_seed14.int8.onnx"))
-    with pytest.raises(ValueError):
-        CrossEncoder([plain], tokenizer, asks=[False, True])
