@@ -135,15 +135,17 @@ class Calibrations:
 
 class CrossEncoder:
     """(text_a, text_b) → P(b states what a states), batched, thread-safe. With several
-    sessions (the same recipe trained from other seeds) it returns the mean probability of
-    the first ``models`` of them (0: all)."""
+    sessions (the same recipe trained from other seeds) it returns their mean probability;
+    ``first(n)`` is the encoder of the first ``n`` of them."""
 
-    def __init__(self, sessions: Sequence[object], tokenizer: object):
+    def __init__(self, sessions: Sequence[object], tokenizer: object,
+                 lock: threading.Lock | None = None):
         if not sessions:
             raise ValueError("a cross-encoder needs at least one model session")
         self._sessions = tuple(sessions)
         self._tokenizer = tokenizer
-        self._lock = threading.Lock()
+        self._lock = lock or threading.Lock()  # shared with its views: one tokenizer
+        self._views: dict[int, CrossEncoder] = {}
 
     @classmethod
     def load(cls, model_dir: Path = MODEL_DIR, threads: int = 1,
@@ -155,10 +157,22 @@ class CrossEncoder:
     def models(self) -> int:
         return len(self._sessions)
 
-    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
+    def first(self, models: int) -> CrossEncoder:
+        """The encoder that reads the mean of the first ``models`` models (0: all). One
+        object per count, so the readings cached per encoder (``_self_point``) stay cached."""
+        if models <= 0 or models >= len(self._sessions):
+            return self
+        with self._lock:
+            view = self._views.get(models)
+            if view is None:
+                view = CrossEncoder(self._sessions[:models], self._tokenizer, self._lock)
+                self._views[models] = view
+        return view
+
+    def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         if not pairs:
             return np.zeros(0, dtype=np.float32)
-        sessions = self._sessions[:models] if models > 0 else self._sessions
+        sessions = self._sessions
         with self._lock:
             encs = self._tokenizer.encode_batch(pairs)  # type: ignore[attr-defined]
         logits = np.empty((len(sessions), len(encs)), dtype=np.float64)
@@ -245,7 +259,7 @@ class SemanticGrader:
 
     def __init__(self, encoder: CrossEncoder, calibrations: Calibrations,
                  embedder: Embedder | None = None):
-        self.encoder = encoder  # each kind of points reads its calibration's ``models``
+        self.encoder = encoder  # each kind of points reads ``first(its models)`` of it
         self.calibrations = calibrations
         self.embedder = embedder
 
@@ -275,12 +289,12 @@ class SemanticGrader:
             windows = calibration.windows if calibration is not None else True
         if normalise is None:
             normalise = calibration.normalise if calibration is not None else False
-        encoder = self.encoder
         if models is None:
             models = calibration.models if calibration is not None else 0
-        points, refs = _readings(encoder, point_texts, answer, scored, windows, models)
+        encoder = self.encoder.first(models)
+        points, refs = _readings(encoder, point_texts, answer, scored, windows)
         if normalise and reference and point_texts:
-            full = self.self_reading(encoder, tuple(point_texts), reference, windows, models)
+            full = self.self_reading(encoder, tuple(point_texts), reference, windows)
             points = [min(1.0, p / max(f, SELF_READING_FLOOR))
                       for p, f in zip(points, full, strict=True)]
         cos = cos_demoted = cos_question = 0.0
@@ -299,18 +313,19 @@ class SemanticGrader:
 
     @staticmethod
     def self_reading(encoder: CrossEncoder, point_texts: tuple[str, ...], reference: str,
-                     windows: bool, models: int = 0) -> tuple[float, ...]:
+                     windows: bool) -> tuple[float, ...]:
         """The model's score for each point against the reference answer itself, read as an
         answer is: the same for every answer to a question, so computed once per point (a
         follow-up's points share their parent's)."""
-        return tuple(_self_point(encoder, t, reference, windows, models) for t in point_texts)
+        return tuple(_self_point(encoder, t, reference, windows) for t in point_texts)
 
     def prepare(self, reference: str, point_texts: list[str]) -> None:
         """Compute the bank's self readings now (at start-up), not on a question's first
         answer."""
         c = self.calibrations.authored
         if c.normalise and reference and point_texts:
-            self.self_reading(self.encoder, tuple(point_texts), reference, c.windows, c.models)
+            self.self_reading(self.encoder.first(c.models), tuple(point_texts), reference,
+                              c.windows)
 
     def _similarities(self, answer: str, references: list[str], question: str | None,
                       q_stems: set[str], weighed: tuple[bool, bool, bool] | None = None,
@@ -381,8 +396,8 @@ class SemanticGrader:
         if len(candidates) <= 1:
             return candidates[0] if candidates else ""
         if self.embedder is None:
-            scores = self.encoder.score([(point, c) for c in candidates],
-                                        self.calibration(authored).models)
+            scores = self.encoder.first(self.calibration(authored).models).score(
+                [(point, c) for c in candidates])
         else:
             vectors = self.embedder.embed_many([point, *others, *candidates])
             points, said = np.array(vectors[:1 + len(others)]), np.array(vectors[1 + len(others):])
@@ -398,19 +413,18 @@ class SemanticGrader:
 
 
 @lru_cache(maxsize=4096)
-def _self_point(encoder: CrossEncoder, point: str, reference: str, windows: bool,
-                models: int) -> float:
-    return _readings(encoder, [point], reference, [], windows, models)[0][0]
+def _self_point(encoder: CrossEncoder, point: str, reference: str, windows: bool) -> float:
+    return _readings(encoder, [point], reference, [], windows)[0][0]
 
 
 def _readings(encoder: CrossEncoder, point_texts: list[str], answer: str, references: list[str],
-              windows: bool, models: int = 0) -> tuple[list[float], list[float]]:
+              windows: bool) -> tuple[list[float], list[float]]:
     """One batch: each point's best reading (the whole answer or, with ``windows``, one
     stretch of it) and each reference against the whole answer."""
     stretches = sentence_windows(answer, min(MAX_WINDOWS, max(
         2, MAX_WINDOW_PAIRS // max(1, len(point_texts))))) if point_texts and windows else []
     s = encoder.score([(t, answer) for t in point_texts] + [(r, answer) for r in references]
-                      + [(t, w) for t in point_texts for w in stretches], models).tolist()
+                      + [(t, w) for t in point_texts for w in stretches]).tolist()
     n = len(point_texts)
     points = s[:n]
     if stretches:

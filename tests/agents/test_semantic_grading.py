@@ -93,7 +93,9 @@ def test_points_cut_from_a_reference_read_the_seeds_mean_and_the_banks_the_first
     each = [CrossEncoder.load(MODEL_DIR, files=(f,)).score(pairs) for f in MODEL_FILES]
     assert not np.allclose(each[0], each[1], atol=1e-3)  # the seeds read differently
     assert np.allclose(GRADER.encoder.score(pairs), np.mean(each, axis=0))
-    assert np.allclose(GRADER.encoder.score(pairs, 1), each[0])
+    assert np.allclose(GRADER.encoder.first(1).score(pairs), each[0])
+    assert GRADER.encoder.first(1) is GRADER.encoder.first(1)  # one view: caches hold
+    assert GRADER.encoder.first(0) is GRADER.encoder
     assert GRADER.calibrations.derived.models == 0  # all
     assert GRADER.calibrations.authored.models == 1
     q = BANK.get("py-mutable-default")
@@ -198,8 +200,8 @@ def test_each_point_is_scored_against_the_reference_answers_own_reading() -> Non
                           normalise=False).points
     scaled = GRADER.evidence(PARAPHRASE, q.reference_answer, texts, authored=True,
                              normalise=True).points
-    own = GRADER.self_reading(GRADER.encoder, tuple(texts), q.reference_answer, False,
-                              GRADER.calibrations.authored.models)
+    own = GRADER.self_reading(GRADER.encoder.first(GRADER.calibrations.authored.models),
+                              tuple(texts), q.reference_answer, False)
     for r, s, f in zip(raw, scaled, own, strict=True):
         assert s == pytest.approx(min(1.0, r / max(f, 0.5)))
     assert sum(scaled) > sum(raw)
@@ -529,9 +531,12 @@ class _CountingEncoder(CrossEncoder):
         super().__init__(real._sessions, real._tokenizer)
         self.calls = 0
 
-    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
+    def first(self, models: int) -> CrossEncoder:
+        return self  # every reading counted, whichever models it asks for
+
+    def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         self.calls += 1
-        return super().score(pairs, models)
+        return super().score(pairs)
 
 
 def test_an_answer_gated_as_off_topic_does_not_run_the_model() -> None:
@@ -594,7 +599,10 @@ class _ReadsAs(CrossEncoder):
     def __init__(self, by_clause: dict[str, float]) -> None:
         self.by_clause = by_clause
 
-    def score(self, pairs: list[tuple[str, str]], models: int = 0) -> np.ndarray:
+    def first(self, models: int) -> CrossEncoder:
+        return self
+
+    def score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         return np.array([self.by_clause.get(b, 0.0) for _, b in pairs])
 
 
