@@ -9,28 +9,19 @@ onnx) and the public data sets as git mirrors or their files:
   python scripts/train_grader.py export --run DIR/run5 --file grader.int8.onnx
   python scripts/train_grader.py calibrate --data DIR --dest agents/grader_model
 
-One model, ``grader.int8.onnx`` (run 5), reads both the bank's authored points in the interview
-and points cut from a reference answer (``viva grade``). It is trained with other students'
-fully correct answers as further references (``--peer-references``): correct answers state the
-same idea in other words. (``--hard-negatives`` adds flipped claims and shuffled keywords: run
-2, which read the bank's points until the bank's combination was fitted on its labelled
-answers.)
-
-``pairs`` writes public sentence pairs for a first stage (pre-fine-tuning, ``train --pairs``)
-before the answer data: STS-B (the genres whose text is freely licensed) and SNLI (the gold
-dev and test pairs, the part of SNLI the e-SNLI repository keeps in git). Run 9 (tried, not
-shipped: the model alone read dev better, the calibrated grader did not; MODEL_CARD.md):
-
-  python scripts/train_grader.py pairs --stsb STSB_GIT --snli ESNLI_GIT --out DIR/pairs.jsonl
-  python scripts/train_grader.py train --data DIR --pairs DIR/pairs.jsonl --base MINILM_DIR \
-      --out DIR/pre --epochs 1 --batch 32
-  python scripts/train_grader.py train --data DIR --base DIR/pre/best --out DIR/run9 \
-      --epochs 2 --stop-epochs 1 --peer-references 2
+The shipped files are run 5 (``grader.int8.onnx``: the commands above) and run 10 (the same
+with ``--stop-epochs 1 --seed 14``, ``grader_seed14.int8.onnx``; the model card). Both are
+trained with other students' fully correct answers as further references
+(``--peer-references``): correct answers state the same idea in other words. The options of
+runs that were tried and not shipped (hard negatives, point pairs, the STS-B/SNLI
+pre-fine-tuning stage of run 9, SemEval's unseen domains as training data, the question read
+with the reference of run 11) were taken out; the model card names the commit that still has
+each, to rebuild it.
 
 ``prepare`` writes train/dev/test JSONL: SemEval-2013 Task 7 (SciEntsBank + Beetle, 3-way
-labels, CC BY-SA 3.0) and SAF (English, networking, MIT). Questions of the SemEval
-"unseen questions"/"unseen domains" tests and SAF's "unseen questions" go to ``test`` (and to
-``tests/data/public/``) and are never seen in fitting; 12 % of the training questions, chosen by
+labels, CC BY-SA 3.0) and SAF (English, networking, MIT). Questions of SemEval's and SAF's
+"unseen questions" tests go to ``test`` (and to ``tests/data/public/``) and are never seen in
+fitting; SemEval's "unseen domains" are not used at all; 12 % of the training questions, chosen by
 a hash of their id, are held out as ``dev`` for model selection and for calibration.
 The UNT/Mohler "Texas" CS set is deliberately not used anywhere: it is kept for an
 independent check.
@@ -73,7 +64,7 @@ def _is_dev(question_id: str) -> bool:
     return h / 0xFFFFFFFF < DEV_SHARE
 
 
-def _semeval(git_dir: Path, train_on_domains: bool = False) -> list[dict[str, Any]]:
+def _semeval(git_dir: Path) -> list[dict[str, Any]]:
     archive = zipfile.ZipFile(io.BytesIO(show(git_dir, "HEAD", "semeval-3way.zip")))
     rows: list[dict[str, Any]] = []
     for name in archive.namelist():
@@ -82,10 +73,9 @@ def _semeval(git_dir: Path, train_on_domains: bool = False) -> list[dict[str, An
         corpus = "beetle" if "/beetle/" in name else "scientsbank"
         # test-unseen-answers share their questions with training: they train too.
         # Unseen domains (SciEntsBank questions from other science domains, none of them in
-        # the unseen-questions test) are held out, or with ``--train-on-domains`` train too:
-        # more questions to learn from is what generalising to unseen questions needs.
+        # the unseen-questions test) are held out: never trained on.
         split = ("test" if "unseen-questions" in name else
-                 "train" if "unseen-domains" not in name or train_on_domains else "heldout")
+                 "train" if "unseen-domains" not in name else "heldout")
         root = ET.fromstring(archive.read(name))
         qid = f"semeval-{corpus}-{root.get('id')}"
         question = _clean(root.findtext("questionText"))
@@ -135,7 +125,7 @@ def _saf(git_dir: Path) -> list[dict[str, Any]]:
 
 
 def prepare(args: argparse.Namespace) -> None:
-    rows = _semeval(Path(args.semeval), args.train_on_domains) + _saf(Path(args.saf))
+    rows = _semeval(Path(args.semeval)) + _saf(Path(args.saf))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for split in ("train", "dev", "test"):
@@ -174,70 +164,6 @@ def _write_public(rows: list[dict[str, Any]], split: str, public: Path,
         print(f"public {fname}: {len(lines)}", file=sys.stderr)
 
 
-# STS-B as GLUE ships it (the glue_data folder of a public repository, at the commit that still
-# has the original files). Only the genres whose text is under a free licence: image captions
-# (CC BY-SA), SNLI sentences (track5, CC BY-SA 4.0) and news headlines (European Media Monitor,
-# acknowledged); MSRpar/MSRvid (Microsoft's licence terms), deft (no licence stated) and
-# answers-forums (per-author attribution) are left out. Scores: CC BY-SA 4.0.
-STSB_COMMIT = "0ef7460ee83f01034891e92b4f405d2c14944daf"  # mieseung/Cutoff_with_Attribution
-STSB_FILES = ("glue_data/STS-B/train.tsv", "glue_data/STS-B/dev.tsv")
-STSB_GENRES = ("images", "track5.en-en", "headlines")
-# SNLI's gold-labelled dev and test pairs (CC BY-SA 4.0) as e-SNLI (MIT) keeps them in git.
-SNLI_COMMIT = "7b585a3f077fdea899780eb0473940522ae44a2e"  # OanaMariaCamburu/e-SNLI
-NLI_LABEL = {"entailment": 1.0, "neutral": 0.0, "contradiction": 0.0}
-
-
-def _detokenise(text: str) -> str:
-    """e-SNLI's sentences are tokenised ("brother 's cart ."): put the text back together."""
-    text = re.sub(r" (n't|'s|'re|'ve|'ll|'d|'m)\b", r"\1", _clean(text))
-    return re.sub(r" ([.,;:!?)])", r"\1", re.sub(r"\( ", "(", text))
-
-
-def _stsb(git_dir: Path, rev: str = STSB_COMMIT) -> list[tuple[str, str, float, str]]:
-    out: list[tuple[str, str, float, str]] = []
-    for path in STSB_FILES:
-        text = show(git_dir, rev, path).decode()
-        for line in text.splitlines()[1:]:
-            cols = line.split("\t")
-            if len(cols) >= 10 and cols[2] in STSB_GENRES:
-                out.append((_clean(cols[7]), _clean(cols[8]), float(cols[9]) / 5, "stsb"))
-    return out
-
-
-def _snli(git_dir: Path, rev: str = SNLI_COMMIT) -> list[tuple[str, str, float, str]]:
-    out: list[tuple[str, str, float, str]] = []
-    for part in ("dev", "test"):
-        premises, hypotheses, labels = (
-            show(git_dir, rev, f"dataset/eSNLI/{f}.{part}").decode().splitlines()
-            for f in ("s1", "s2", "labels"))
-        for premise, hypothesis, label in zip(premises, hypotheses, labels, strict=True):
-            if label.strip() in NLI_LABEL:
-                # (what must be stated, what states it): the hypothesis stands where a
-                # reference or a point stands, the premise where the answer does.
-                out.append((_detokenise(hypothesis), _detokenise(premise),
-                            NLI_LABEL[label.strip()], "snli"))
-    return out
-
-
-def sentence_pairs(args: argparse.Namespace) -> None:
-    """Public sentence pairs for the first stage: STS-B (similarity / 5; each pair in a random
-    order, as similarity is symmetric) and SNLI (entailment 1, neutral and contradiction 0),
-    at most ``--nli-limit`` of the latter, drawn with a fixed seed."""
-    rng = random.Random(args.seed)
-    sts = [(b, a, y, s) if rng.random() < 0.5 else (a, b, y, s)
-           for a, b, y, s in _stsb(Path(args.stsb), args.stsb_rev)]
-    nli = _snli(Path(args.snli), args.snli_rev)
-    rng.shuffle(nli)
-    nli = nli[: args.nli_limit]
-    rows = sts + nli
-    rng.shuffle(rows)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("".join(json.dumps({"first": a, "second": b, "label": y, "source": s}) + "\n"
-                           for a, b, y, s in rows))
-    print(f"pairs: {len(sts)} STS-B, {len(nli)} SNLI", file=sys.stderr)
-
-
 def _pairs(rows: list[dict[str, Any]], rng: random.Random, *, augment: bool,
            ) -> list[tuple[str, str, float]]:
     """(reference, answer, label), plus off-topic answers (another question's answers, 0)
@@ -259,61 +185,6 @@ def _pairs(rows: list[dict[str, Any]], rng: random.Random, *, augment: bool,
                               rng.choice(other[0]["references"]), 0.0))
             pairs.append((refs[0], refs[-1] if len(refs) > 1 else refs[0], 1.0))
     return pairs
-
-
-_SWAPS = [("first", "last"), ("faster", "slower"), ("more", "less"), ("increase", "decrease"),
-          ("increases", "decreases"), ("higher", "lower"), ("before", "after"),
-          ("larger", "smaller"), ("always", "never"), ("can", "cannot"), ("is", "is not"),
-          ("are", "are not"), ("does", "does not"), ("positive", "negative"),
-          ("open", "closed"), ("in", "out"), ("same", "different"), ("one", "many")]
-_FILLERS = ["Um, so basically, ", "Okay, so ", "I think ", "So, well, ", "Right, so "]
-
-
-def _contradict(text: str, rng: random.Random) -> str | None:
-    """The same words with one claim flipped: teaches that shared words are not agreement."""
-    words = text.split()
-    options = [(i, b if w.lower() == a else a) for i, w in enumerate(words)
-               for a, b in _SWAPS if w.lower() in (a, b)]
-    if not options:
-        return None
-    i, new = rng.choice(options)
-    if new.endswith(" not") and i + 1 < len(words) and words[i + 1].lower() == "not":
-        return None
-    words[i] = new
-    return " ".join(words)
-
-
-def _salad(text: str, rng: random.Random) -> str:
-    """Content words of a text, shuffled, with no sentence around them."""
-    words = [w.strip(".,;:()") for w in text.split() if len(w) > 4]
-    rng.shuffle(words)
-    return " ".join(words[:12])
-
-
-def _augment_hard(rows: list[dict[str, Any]], rng: random.Random,
-                  ) -> list[tuple[str, str, float]]:
-    out: list[tuple[str, str, float]] = []
-    for r in rows:
-        ref = r["references"][0]
-        if r["label"] >= 0.99 and rng.random() < 0.35:
-            flipped = _contradict(r["answer"], rng)
-            if flipped and flipped != r["answer"]:
-                out.append((ref, flipped, 0.0))
-        if r["label"] >= 0.5 and rng.random() < 0.15:
-            out.append((ref, rng.choice(_FILLERS) + r["answer"][:1].lower() + r["answer"][1:],
-                        float(r["label"])))
-    seen: set[str] = set()
-    for r in rows:
-        if r["question_id"] in seen:
-            continue
-        seen.add(r["question_id"])
-        ref = r["references"][0]
-        for _ in range(3):
-            out.append((ref, _salad(ref, rng), 0.0))
-        flipped = _contradict(ref, rng)
-        if flipped and flipped != ref:
-            out.append((ref, flipped, 0.0))
-    return out
 
 
 def _correct_by_question(rows: list[dict[str, Any]], min_words: int = 0) -> dict[str, list[str]]:
@@ -340,35 +211,6 @@ def _peer_references(rows: list[dict[str, Any]], rng: random.Random, share: floa
     return out
 
 
-def _point_pairs(rows: list[dict[str, Any]], rng: random.Random,
-                 ) -> list[tuple[str, str, float]]:
-    """The interview reads one point against a whole answer, training read whole references:
-    for a reference that ``derive_points`` cuts into several points, up to two of them against
-    a fully correct answer (1: it states every point), against an answer with no credit at all
-    (0; SAF's scores only, as SemEval's 0 includes partly right answers) and against another
-    question's correct answer (0)."""
-    from agents.grading import derive_points
-
-    cut = {ref: [p.text for p in derive_points(ref)]
-           for ref in {r["references"][0] for r in rows}}
-    correct = _correct_by_question(rows)
-    out: list[tuple[str, str, float]] = []
-    qids = sorted(correct)
-    for r in rows:
-        points = cut[r["references"][0]]
-        if len(points) < 2:
-            continue
-        label = 1.0 if r["label"] >= 0.99 else (
-            0.0 if r["label"] <= 0.01 and r["source"] == "saf" else None)
-        for point in rng.sample(points, min(2, len(points))):
-            if label is not None:
-                out.append((point, r["answer"], label))
-            if rng.random() < 0.25:
-                other = rng.choice([q for q in qids if q != r["question_id"]])
-                out.append((point, rng.choice(correct[other]), 0.0))
-    return out
-
-
 def _read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
@@ -382,21 +224,11 @@ def train(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     data = Path(args.data)
     train_rows = _read(data / "train.jsonl")
-    if args.pairs:
-        # The first stage: public sentence pairs only (``pairs``); the answers come after it.
-        train_rows = []
-        train_pairs = [(p["first"], p["second"], float(p["label"]))
-                       for p in _read(Path(args.pairs))]
-    else:
-        train_pairs = _pairs(train_rows, rng, augment=True)
-    if args.hard_negatives:
-        train_pairs += _augment_hard(train_rows, rng)
+    train_pairs = _pairs(train_rows, rng, augment=True)
     if args.peer_references:
         # Its own generator: the pairs above stay those of the runs without this option.
         train_pairs += _peer_references(train_rows, random.Random(args.seed + 1),
                                         args.peer_references)
-    if args.point_pairs:
-        train_pairs += _point_pairs(train_rows, random.Random(args.seed + 2))
     dev_rows = _read(data / "dev.jsonl")
     dev_pairs = [(r["references"][0], r["answer"], float(r["label"])) for r in dev_rows]
     tok = AutoTokenizer.from_pretrained(args.base)
@@ -872,9 +704,6 @@ def main(argv: list[str]) -> int:
     p.add_argument("--semeval", required=True, help="git dir of myrosia/semeval-2013-task7")
     p.add_argument("--saf", required=True, help="git dir of SebOchs/SAF")
     p.add_argument("--out", required=True)
-    p.add_argument("--train-on-domains", action="store_true",
-                   help="SemEval's unseen-domains questions train (and 12 %% of them dev) "
-                        "instead of staying unused")
     t = sub.add_parser("train")
     t.add_argument("--data", required=True)
     t.add_argument("--base", required=True, help="folder with all-MiniLM-L6-v2 (safetensors)")
@@ -891,21 +720,6 @@ def main(argv: list[str]) -> int:
     t.add_argument("--peer-references", type=float, default=0.0, metavar="SHARE",
                    help="each answer is also paired with SHARE (on average) other students' "
                         "fully correct answers as the reference")
-    t.add_argument("--point-pairs", action="store_true",
-                   help="points cut from multi-point references against whole answers")
-    t.add_argument("--hard-negatives", action="store_true",
-                   help="add flipped claims, shuffled keywords and spoken fillers")
-    t.add_argument("--pairs", help="train on these sentence pairs (``pairs``) instead of the "
-                                   "answers: the pre-fine-tuning stage")
-    s = sub.add_parser("pairs")
-    s.add_argument("--stsb", required=True,
-                   help="git dir of mieseung/Cutoff_with_Attribution (STS-B as GLUE ships it)")
-    s.add_argument("--snli", required=True, help="git dir of OanaMariaCamburu/e-SNLI")
-    s.add_argument("--out", required=True)
-    s.add_argument("--stsb-rev", default=STSB_COMMIT)
-    s.add_argument("--snli-rev", default=SNLI_COMMIT)
-    s.add_argument("--nli-limit", type=int, default=20000)
-    s.add_argument("--seed", type=int, default=13)
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)
     e.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
@@ -924,7 +738,7 @@ def main(argv: list[str]) -> int:
     f.add_argument("--data", required=True)
     f.add_argument("--dest", default=str(ROOT / "agents" / "grader_model"))
     args = parser.parse_args(argv)
-    {"prepare": prepare, "pairs": sentence_pairs, "train": train, "export": export,
+    {"prepare": prepare, "train": train, "export": export,
      "calibrate": calibrate, "fluency": fluency}[args.cmd](args)
     return 0
 

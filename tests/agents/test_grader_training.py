@@ -9,8 +9,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-from agents.grading import derive_points
-
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_grader.py"
 _spec = importlib.util.spec_from_file_location("train_grader", SCRIPT)
 assert _spec and _spec.loader
@@ -61,36 +59,6 @@ def test_a_share_above_one_gives_several_peers_and_zero_gives_none() -> None:
     assert per_answer["the battery is big"] == 2
 
 
-def test_point_pairs_read_cut_points_against_whole_answers() -> None:
-    """Points of a multi-point reference: 1 against a fully correct answer, 0 against a SAF
-    answer with no credit, nothing of SemEval's 0 (it includes partly right answers), and 0
-    against another question's correct answer."""
-    ref = ("The sender sets the SYN flag to open a connection. The receiver answers with SYN "
-           "and ACK. Then the sender acknowledges with ACK.")
-    one = "A single sentence reference that cannot be cut into several points at all."
-    rows = [
-        {"question_id": "h", "source": "saf", "references": [ref], "label": 1.0,
-         "answer": "SYN, then SYN-ACK back, then the final ACK."},
-        {"question_id": "h", "source": "saf", "references": [ref], "label": 0.0,
-         "answer": "It uses UDP."},
-        {"question_id": "h", "source": "semeval-beetle", "references": [ref], "label": 0.0,
-         "answer": "The sender sends SYN."},
-        {"question_id": "o", "source": "saf", "references": [one], "label": 1.0,
-         "answer": "The other question's right answer."},
-    ]
-    pairs = [p for seed in range(20)
-             for p in train_grader._point_pairs(rows, random.Random(seed))]
-    points = {p.text for p in derive_points(ref)}
-    assert len(points) >= 2 and pairs
-    assert all(text in points for text, _, _ in pairs)  # never the one-point reference's
-    labels = {(answer, label) for _, answer, label in pairs}
-    assert ("SYN, then SYN-ACK back, then the final ACK.", 1.0) in labels
-    assert ("It uses UDP.", 0.0) in labels
-    assert not any(answer == "The sender sends SYN." for _, answer, _ in pairs)
-    assert ("The other question's right answer.", 0.0) in labels
-    assert {label for _, _, label in pairs} == {0.0, 1.0}
-
-
 def test_feature_selection_leaves_out_a_feature_that_only_fits_its_own_questions() -> None:
     # Column 1 carries the labels on every question; column 2 is tied to the labels only
     # through a per-question offset that a fit on the other questions cannot know: it lowers
@@ -125,59 +93,6 @@ def _git_repo(root: Path, files: dict[str, str]) -> Path:
     for cmd in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "data"]):
         subprocess.run(["git", "-C", str(root), *cmd], check=True, env=env)
     return root / ".git"
-
-
-STSB_HEADER = "\t".join(["index", "genre", "filename", "year", "old_index", "source1", "source2",
-                         "sentence1", "sentence2", "score"])
-
-
-def _sts_line(i: int, genre: str, a: str, b: str, score: float) -> str:
-    return f"{i}\tmain\t{genre}\t2012\t{i:04d}\tnone\tnone\t{a}\t{b}\t{score:.3f}"
-
-
-def test_sentence_pairs_keep_free_sts_genres_and_read_nli_as_entailment(tmp_path: Path) -> None:
-    """The pre-fine-tuning pairs: STS-B only in the genres whose text is freely licensed,
-    scores / 5; SNLI with the hypothesis first (where a reference or point stands) and the
-    premise second (where the answer stands), entailment 1, neutral and contradiction 0,
-    pairs without a gold label dropped, and e-SNLI's tokenised text put back together."""
-    sts = _git_repo(tmp_path / "sts", {
-        "glue_data/STS-B/train.tsv": "\n".join([
-            STSB_HEADER,
-            _sts_line(0, "images", "A dog runs.", "A dog is running.", 4.5),
-            _sts_line(1, "MSRpar", "Licensed text.", "Other licensed text.", 2.0),
-            _sts_line(2, "headlines", "Markets fall.", "Stocks drop.", 3.0)]) + "\n",
-        "glue_data/STS-B/dev.tsv": "\n".join([
-            STSB_HEADER, _sts_line(0, "answers-forums", "A forum post.", "Another.", 1.0),
-            _sts_line(1, "track5.en-en", "A man sits.", "A man stands.", 1.0)]) + "\n"})
-    nli = _git_repo(tmp_path / "nli", {
-        **{f"dataset/eSNLI/s1.{part}": "A boy is in his brother 's cart .\nTwo dogs play .\n"
-           "A cat sleeps .\n" for part in ("dev", "test")},
-        **{f"dataset/eSNLI/s2.{part}": "A child is in a cart .\nCats play .\nAn animal rests .\n"
-           for part in ("dev", "test")},
-        "dataset/eSNLI/labels.dev": "entailment\ncontradiction\n-\n",
-        "dataset/eSNLI/labels.test": "neutral\nentailment\nentailment\n"})
-
-    rows = train_grader._stsb(sts, "HEAD")
-    assert sorted((a, b, y) for a, b, y, _ in rows) == [
-        ("A dog runs.", "A dog is running.", 0.9), ("A man sits.", "A man stands.", 0.2),
-        ("Markets fall.", "Stocks drop.", 0.6)]
-    pairs = train_grader._snli(nli, "HEAD")
-    assert [(a, b, y) for a, b, y, _ in pairs] == [
-        ("A child is in a cart.", "A boy is in his brother's cart.", 1.0),
-        ("Cats play.", "Two dogs play.", 0.0),
-        ("A child is in a cart.", "A boy is in his brother's cart.", 0.0),
-        ("Cats play.", "Two dogs play.", 1.0), ("An animal rests.", "A cat sleeps.", 1.0)]
-
-    out = tmp_path / "pairs.jsonl"
-    args = train_grader.argparse.Namespace(stsb=str(sts), snli=str(nli), stsb_rev="HEAD",
-                                           snli_rev="HEAD", nli_limit=2, seed=1, out=str(out))
-    train_grader.sentence_pairs(args)
-    written = train_grader._read(out)
-    assert len(written) == 3 + 2  # every free STS-B pair, at most --nli-limit SNLI pairs
-    assert {r["source"] for r in written} == {"stsb", "snli"}
-    assert all(0.0 <= r["label"] <= 1.0 and r["first"] and r["second"] for r in written)
-    train_grader.sentence_pairs(args)
-    assert train_grader._read(out) == written, "the draw is fixed by --seed"
 
 
 def test_calibrate_and_fluency_each_rewrite_only_their_part_of_the_report(
