@@ -1,7 +1,8 @@
 """A call that loses the first cancel it gets and stays stuck until cancelled again, as a
 Redis call or a pipe write can (Python 3.11's ``asyncio.wait_for`` returns the result when
 the awaited future finishes just as the cancel arrives), and a bounded wait for the code
-that must still finish around it. Shared by the teardown tests of the judge and server."""
+that must still finish around it. Shared by the teardown tests of the judge and server;
+``swallow_a_cancel`` and ``ends_on_one_cancel`` by those of the voice stages."""
 
 from __future__ import annotations
 
@@ -35,3 +36,24 @@ async def finishes(work: Coroutine[Any, Any, Any], within_s: float) -> asyncio.T
         task.cancel()
         return None
     return task
+
+
+async def swallow_a_cancel() -> None:
+    """Wait until cancelled, then return as if the wait had finished: the cancel is lost."""
+    try:
+        await asyncio.Event().wait()
+    except asyncio.CancelledError:
+        pass
+
+
+async def ends_on_one_cancel(stage: asyncio.Task[Any], caplog: Any, where: str) -> None:
+    """Cancel ``stage`` once while a step of it loses that cancel: it must end within 2 s
+    (not wait for its next input for ever) and warn that a cancel was swallowed ``where``."""
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="realtime"):
+        stage.cancel()
+        done, _ = await asyncio.wait({stage}, timeout=2)
+    assert stage in done and stage.cancelled()
+    assert any(where in r.getMessage() and "swallowed" in r.getMessage()
+               for r in caplog.records)

@@ -5,7 +5,6 @@ through the voice session)."""
 from __future__ import annotations
 
 import asyncio
-import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -17,6 +16,7 @@ from audio.tts_cache import SpeechCache
 from core.events import ErrorEvent, Event
 from realtime.frames import Utterance
 from realtime.speaker import Speaker
+from tests.lost_cancel import ends_on_one_cancel, swallow_a_cancel
 
 
 class BrokenVoice(SpeechSynthesizer):
@@ -38,10 +38,7 @@ class LosesACancelOnErrors:
         self.sent.append(event)
         if isinstance(event, ErrorEvent):
             self.sending_error.set()
-            try:
-                await asyncio.Event().wait()
-            except asyncio.CancelledError:
-                pass
+            await swallow_a_cancel()
         return {}
 
     async def send_audio(self, pcm: bytes) -> None:
@@ -58,13 +55,8 @@ async def test_a_cancel_lost_while_reporting_a_failure_ends_the_stage_at_once(
         try:
             speaker.say(Utterance(["Tell me about indexes."], "q-1"))
             await asyncio.wait_for(outbox.sending_error.wait(), 5)
-            with caplog.at_level(logging.WARNING, logger="realtime"):
-                runner.cancel()
-                # Without the check it went back to wait for the next utterance, for ever.
-                done, _ = await asyncio.wait({runner}, timeout=2)
-            assert runner in done and runner.cancelled()
-            assert any("the speaker, after an utterance" in r.getMessage()
-                       and "swallowed" in r.getMessage() for r in caplog.records)
+            # Without the check it went back to wait for the next utterance, for ever.
+            await ends_on_one_cancel(runner, caplog, "the speaker, after an utterance")
         finally:
             runner.cancel()
             await asyncio.gather(runner, return_exceptions=True)

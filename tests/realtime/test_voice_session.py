@@ -19,6 +19,7 @@ from realtime.errors import VoiceInputError
 from realtime.voice_services import VoiceServices
 from realtime.voice_session import VoiceSession
 from tests.audio.voice_support import RecordingOutbox, silence, speech, stream
+from tests.lost_cancel import swallow_a_cancel
 
 pytestmark = pytest.mark.slow
 
@@ -183,10 +184,7 @@ class SwallowsItsCancel(Interview):
     async def on_final(self, text: str, turn_id: str) -> list[str]:
         self.answers.append((text, turn_id))
         self.answering.set()
-        try:
-            await asyncio.Event().wait()
-        except asyncio.CancelledError:
-            pass
+        await swallow_a_cancel()
         return REPLY
 
 
